@@ -1,0 +1,53 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { Database } from './db/database.js';
+import { clientErrorHandler, installErrorHandling } from './http/error-handler.js';
+import { authentication } from './http/plugins/authentication.js';
+import { openApi } from './http/plugins/openapi.js';
+import { rateLimiting } from './http/plugins/rate-limit.js';
+import { boardRoutes } from './http/routes/boards.js';
+import { laneRoutes } from './http/routes/lanes.js';
+import { systemRoutes } from './http/routes/system.js';
+import { validatorCompiler } from './http/validation.js';
+import type { Services } from './services.js';
+
+export interface AppDeps {
+  database: Database;
+  services: Services;
+  rateLimit: { max: number; windowMs: number };
+  redis?: Redis | null;
+  logger?: FastifyServerOptions['logger'];
+}
+
+const MiB = 1024 * 1024;
+
+/** The HTTP application without `listen`, so tests drive it with `inject` and main.ts serves it. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    bodyLimit: MiB,
+    clientErrorHandler,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  // Only JSON bodies are accepted: anything else is 415 unsupported_media_type.
+  app.removeContentTypeParser('text/plain');
+  installErrorHandling(app);
+
+  await app.register(openApi);
+  await app.register(authentication, { apiKeys: deps.services.apiKeys });
+  await app.register(rateLimiting, { ...deps.rateLimit, redis: deps.redis ?? null });
+  await app.register(systemRoutes, { database: deps.database });
+
+  await app.register(
+    async (api) => {
+      await api.register(boardRoutes, { boards: deps.services.boards });
+      await api.register(laneRoutes, { lanes: deps.services.lanes });
+    },
+    { prefix: '/api/ext/v1' },
+  );
+  return app;
+}

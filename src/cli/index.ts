@@ -1,0 +1,84 @@
+import { Command, CommanderError } from 'commander';
+import { ConfigError, loadConfig } from '../config.js';
+import { openDatabase } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { DomainError } from '../domain/errors.js';
+import { serve } from '../main.js';
+import { type CliContext, openCliContext } from './context.js';
+import { registerKeysCommand } from './keys-command.js';
+
+async function withContext<T>(work: (ctx: CliContext) => Promise<T>): Promise<T> {
+  const ctx = await openCliContext();
+  try {
+    return await work(ctx);
+  } finally {
+    await ctx.database.close();
+  }
+}
+
+function buildProgram(): Command {
+  const program = new Command('laneboard')
+    .description('Laneboard: a self-hostable task board for teams that work with AI coding agents')
+    .exitOverride()
+    .configureOutput({
+      writeErr: (text) => process.stderr.write(text.split('\n')[0] ? `${text.split('\n')[0]}\n` : text),
+    })
+    .showSuggestionAfterError(true);
+
+  program
+    .command('serve')
+    .description('Serve the API (same as npm start)')
+    .action(async () => {
+      await serve();
+      // serve() keeps the process alive until a signal.
+      await new Promise(() => {});
+    });
+
+  program
+    .command('migrate')
+    .description('Apply pending database migrations')
+    .action(async () => {
+      const config = loadConfig();
+      const database = openDatabase({
+        databaseUrl: config.databaseUrl,
+        dataDir: config.dataDir,
+        poolSize: 1,
+      });
+      try {
+        const applied = await migrateToLatest(database);
+        process.stdout.write(
+          applied.length ? `Applied: ${applied.join(', ')}\n` : 'Database is up to date.\n',
+        );
+      } finally {
+        await database.close();
+      }
+    });
+
+  registerKeysCommand(program, withContext);
+  return program;
+}
+
+/** Usage errors exit 2; failures of the operation itself (unknown key, bad config) exit 1. */
+export async function run(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version are not failures.
+      if (error.exitCode === 0) return 0;
+      return 2;
+    }
+    if (error instanceof ConfigError) {
+      process.stderr.write(`laneboard: invalid configuration: ${error.message}\n`);
+      return 1;
+    }
+    if (error instanceof DomainError) {
+      process.stderr.write(`laneboard: ${error.message}\n`);
+      return error.code === 'validation_error' ? 2 : 1;
+    }
+    process.stderr.write(`laneboard: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}

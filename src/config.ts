@@ -1,0 +1,126 @@
+import path from 'node:path';
+import { parseDuration } from './lib/duration.js';
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseUrl: string | null;
+  databasePoolSize: number;
+  redisUrl: string | null;
+  /** Raw master key text from the environment; null means "use or create the key file in dataDir". */
+  secretKey: string | null;
+  rateLimit: { max: number; windowMs: number };
+  webhooks: {
+    timeoutMs: number;
+    retryDelaysMs: number[];
+    allowHttp: boolean;
+    allowPrivate: boolean;
+  };
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function text(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = text(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(name, `must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function duration(env: Env, name: string, fallback: string, minMs = 1): number {
+  const raw = text(env, name) ?? fallback;
+  const ms = parseDuration(raw);
+  if (ms === null || ms < minMs) {
+    throw new ConfigError(name, `must be a duration such as 250ms, 10s, 5m or 2h, got "${raw}"`);
+  }
+  return ms;
+}
+
+function boolean(env: Env, name: string): boolean {
+  const raw = text(env, name)?.toLowerCase();
+  if (raw === undefined) return false;
+  if (['true', '1', 'yes'].includes(raw)) return true;
+  if (['false', '0', 'no'].includes(raw)) return false;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+function url(env: Env, name: string, protocols: string[]): string | null {
+  const raw = text(env, name);
+  if (raw === undefined) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, 'must be a URL');
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+  }
+  return raw;
+}
+
+/** The only reader of process.env: every setting is validated here, once, at start. */
+export function loadConfig(env: Env = process.env): Config {
+  const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  const secretKey = text(env, 'LANEBOARD_SECRET_KEY') ?? null;
+  if (secretKey !== null && secretKey.length < 32) {
+    throw new ConfigError('LANEBOARD_SECRET_KEY', 'must be at least 32 characters long');
+  }
+  if (databaseUrl !== null && secretKey === null) {
+    throw new ConfigError('LANEBOARD_SECRET_KEY', 'is required when DATABASE_URL is set');
+  }
+  const delaysRaw = text(env, 'LANEBOARD_WEBHOOK_RETRY_DELAYS') ?? '1m,5m,30m,2h';
+  const retryDelaysMs = delaysRaw.split(',').map((part) => {
+    const ms = parseDuration(part);
+    if (ms === null) {
+      throw new ConfigError(
+        'LANEBOARD_WEBHOOK_RETRY_DELAYS',
+        `must be a comma-separated list of durations such as 1m,5m,30m,2h, got "${delaysRaw}"`,
+      );
+    }
+    return ms;
+  });
+  const logLevel = text(env, 'LOG_LEVEL') ?? 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of fatal, error, warn, info, debug, trace, silent`);
+  }
+  return {
+    host: text(env, 'HOST') ?? '127.0.0.1',
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    dataDir: path.resolve(text(env, 'LANEBOARD_DATA_DIR') ?? './data'),
+    databaseUrl,
+    databasePoolSize: integer(env, 'LANEBOARD_DB_POOL_SIZE', 10, 1, 1000),
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    secretKey,
+    rateLimit: {
+      max: integer(env, 'LANEBOARD_RATE_LIMIT_MAX', 600, 1, 1_000_000_000),
+      windowMs: duration(env, 'LANEBOARD_RATE_LIMIT_WINDOW', '1m', 1000),
+    },
+    webhooks: {
+      timeoutMs: duration(env, 'LANEBOARD_WEBHOOK_TIMEOUT', '10s'),
+      retryDelaysMs,
+      allowHttp: boolean(env, 'LANEBOARD_WEBHOOK_ALLOW_HTTP'),
+      allowPrivate: boolean(env, 'LANEBOARD_WEBHOOK_ALLOW_PRIVATE'),
+    },
+    logLevel,
+  };
+}

@@ -1,0 +1,36 @@
+import { type Migration, type MigrationProvider, Migrator } from 'kysely';
+import type { Database } from './database.js';
+import { initialMigration } from './migrations/001-initial.js';
+import type { Dialect } from './schema.js';
+
+function migrationsFor(dialect: Dialect): Record<string, Migration> {
+  return {
+    '001-initial': initialMigration(dialect),
+  };
+}
+
+class StaticMigrationProvider implements MigrationProvider {
+  constructor(private readonly dialect: Dialect) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return migrationsFor(this.dialect);
+  }
+}
+
+/**
+ * Applies pending migrations. Kysely runs them in one transaction and, on PostgreSQL, holds a
+ * transaction-scoped advisory lock meanwhile, so instances starting together never apply one twice.
+ */
+export async function migrateToLatest(database: Database): Promise<string[]> {
+  const migrator = new Migrator({
+    db: database.kysely,
+    provider: new StaticMigrationProvider(database.dialect),
+    migrationTableName: 'laneboard_migrations',
+    migrationLockTableName: 'laneboard_migrations_lock',
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`Migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,86 @@
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { DomainError, type ErrorCode } from '../domain/errors.js';
+import { errorBody, STATUS_BY_CODE } from './error-status.js';
+import { describeValidationError } from './validation.js';
+
+const FRAMEWORK_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_body',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_body',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid_body',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_INVALID_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_EMPTY_TYPE: 'unsupported_media_type',
+  FST_ERR_BAD_URL: 'not_found',
+};
+
+const FRAMEWORK_MESSAGES: Partial<Record<ErrorCode, string>> = {
+  invalid_body: 'The request body is not valid JSON.',
+  payload_too_large: 'The request body is too large.',
+  unsupported_media_type: 'Request bodies must be sent with Content-Type: application/json.',
+  not_found: 'Not found.',
+};
+
+function codeForStatus(status: number): ErrorCode {
+  const entry = Object.entries(STATUS_BY_CODE).find(([code, s]) => s === status && code !== 'invalid_body');
+  return (entry?.[0] as ErrorCode | undefined) ?? 'validation_error';
+}
+
+/** Maps every error — domain, validation, framework, unexpected — into `{"error":{"code","message"}}`. */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
+    if (error instanceof DomainError) {
+      return reply.status(STATUS_BY_CODE[error.code]).send(errorBody(error.code, error.message));
+    }
+    if (error.validation) {
+      const message = describeValidationError(error.validation as never, error.validationContext ?? 'body');
+      return reply.status(400).send(errorBody('validation_error', message));
+    }
+    const mapped = error.code ? FRAMEWORK_CODES[error.code] : undefined;
+    if (mapped) {
+      return reply
+        .status(STATUS_BY_CODE[mapped])
+        .send(errorBody(mapped, FRAMEWORK_MESSAGES[mapped] ?? 'Bad request.'));
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const code = codeForStatus(status);
+      return reply.status(status).send(errorBody(code, error.message || 'Bad request.'));
+    }
+    // Unexpected: the log gets the error with the request id; the client gets neither stack nor SQL.
+    request.log.error({ err: error }, 'request failed');
+    return reply
+      .status(500)
+      .send(errorBody('internal_error', `An internal error occurred (request id ${request.id}).`));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply
+      .status(404)
+      .send(errorBody('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`));
+  });
+}
+
+/** Errors Node's HTTP parser raises before Fastify sees a request (oversized headers, malformed requests). */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  let status = 400;
+  let body = errorBody('invalid_body', 'The request is malformed.');
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    status = 431;
+    body = errorBody('headers_too_large', 'The request headers are too large.');
+  } else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    status = 408;
+    body = errorBody('request_timeout', 'The request took too long to arrive.');
+  }
+  const text = JSON.stringify(body);
+  if (socket.writable) {
+    const reason =
+      status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request';
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${Buffer.byteLength(text)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${text}`,
+    );
+  }
+  socket.destroy(error);
+}

@@ -1,0 +1,57 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Actor } from '../../domain/actor.js';
+import type { ApiKeyService } from '../../domain/api-keys/api-key-service.js';
+import { DomainError } from '../../domain/errors.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    actor: Actor | null;
+    authFailure: 'missing_auth' | 'invalid_key' | null;
+  }
+  interface FastifyContextConfig {
+    /** false for the few /api/ext/v1 routes anyone may call (the OpenAPI document). */
+    auth?: boolean;
+  }
+}
+
+const BEARER = /^bearer\s+(\S+)\s*$/i;
+
+/**
+ * Resolves the API key in onRequest (so rate limiting can count per key) and rejects unauthenticated
+ * requests in preParsing, after the rate limiter and before the body is read.
+ */
+export const authentication = fp<{ apiKeys: ApiKeyService }>(
+  async (app: FastifyInstance, { apiKeys }) => {
+    app.decorateRequest('actor', null);
+    app.decorateRequest('authFailure', null);
+
+    app.addHook('onRequest', async (request) => {
+      if (request.routeOptions.config.auth === false || !request.url.startsWith('/api/ext/v1')) return;
+      const header = request.headers.authorization;
+      if (header === undefined || header === '') {
+        request.authFailure = 'missing_auth';
+        return;
+      }
+      const token = BEARER.exec(header)?.[1];
+      const actor = token ? await apiKeys.authenticate(token) : null;
+      if (actor) request.actor = actor;
+      else request.authFailure = 'invalid_key';
+    });
+
+    app.addHook('preParsing', async (request, reply) => {
+      if (request.authFailure === null) return;
+      reply.header('WWW-Authenticate', 'Bearer');
+      throw request.authFailure === 'missing_auth'
+        ? new DomainError('missing_auth', 'Send your API key in the header `Authorization: Bearer ak_...`.')
+        : new DomainError('invalid_key', 'The API key is not valid or has been revoked.');
+    });
+  },
+  { name: 'authentication' },
+);
+
+/** The authenticated actor of a route behind authentication. */
+export function actorOf(request: FastifyRequest): Actor {
+  if (!request.actor) throw new DomainError('missing_auth', 'Authentication is required.');
+  return request.actor;
+}

@@ -1,0 +1,35 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { sql } from 'kysely';
+import type { Database } from '../../db/database.js';
+
+/** Health check and the OpenAPI document: no authentication. */
+export const systemRoutes: FastifyPluginAsyncTypebox<{ database: Database }> = async (app, { database }) => {
+  app.get(
+    '/healthz',
+    {
+      schema: {
+        hide: true,
+        response: {
+          200: Type.Object({ status: Type.Literal('ok') }),
+          503: Type.Ref('ErrorResponse'),
+        },
+      },
+    },
+    async (request, reply) => {
+      try {
+        await sql`select 1`.execute(database.kysely);
+        return { status: 'ok' as const };
+      } catch (err) {
+        request.log.error({ err }, 'health check: database did not answer');
+        return reply
+          .status(503)
+          .send({ error: { code: 'unavailable', message: 'The database does not answer.' } });
+      }
+    },
+  );
+
+  app.get('/api/ext/v1/openapi.json', { config: { auth: false }, schema: { hide: true } }, async () =>
+    app.swagger(),
+  );
+};

@@ -1,0 +1,73 @@
+import { pathToFileURL } from 'node:url';
+import { Redis } from 'ioredis';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { openDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { resolveMasterKey } from './lib/master-key.js';
+import { SecretBox } from './lib/secret-box.js';
+import { systemClock } from './lib/time.js';
+import { createServices } from './services.js';
+import { OutboxEventRecorder } from './webhooks/outbox.js';
+
+export async function serve(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`laneboard: invalid configuration: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const database = openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.databasePoolSize,
+  });
+  await migrateToLatest(database);
+  const secrets = new SecretBox(resolveMasterKey(config.secretKey, config.dataDir));
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 })
+    : null;
+
+  const events = new OutboxEventRecorder(() => {}, systemClock);
+  const services = createServices({ database, events, secrets, clock: systemClock });
+  const app = await buildApp({
+    database,
+    services,
+    rateLimit: config.rateLimit,
+    redis,
+    logger: {
+      level: config.logLevel,
+      redact: { paths: ['req.headers.authorization', '*.secret', '*.key'], censor: '[redacted]' },
+    },
+  });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    // close() stops accepting connections and waits for in-flight requests.
+    await app.close();
+    redis?.disconnect();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ host: config.host, port: config.port });
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  serve().catch((error: unknown) => {
+    process.stderr.write(
+      `laneboard: failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    process.exit(1);
+  });
+}

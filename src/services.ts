@@ -1,0 +1,15 @@
+import { ApiKeyService } from './domain/api-keys/api-key-service.js';
+import { BoardService } from './domain/boards/board-service.js';
+import { LaneService } from './domain/lanes/lane-service.js';
+import type { ServiceDeps } from './domain/services.js';
+
+/** Every domain service, built once from shared dependencies; HTTP, CLI (and later UI, MCP) use these. */
+export function createServices(deps: ServiceDeps) {
+  return {
+    apiKeys: new ApiKeyService(deps),
+    boards: new BoardService(deps),
+    lanes: new LaneService(deps),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;
