@@ -1,5 +1,6 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
-import { parseDuration } from './lib/duration.js';
+import { formatDuration, parseDuration } from './lib/duration.js';
 
 export interface Config {
   host: string;
@@ -49,10 +50,24 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
 function duration(env: Env, name: string, fallback: string, minMs = 1): number {
   const raw = text(env, name) ?? fallback;
   const ms = parseDuration(raw);
-  if (ms === null || ms < minMs) {
+  if (ms === null) {
     throw new ConfigError(name, `must be a duration such as 250ms, 10s, 5m or 2h, got "${raw}"`);
   }
+  if (ms < minMs) throw new ConfigError(name, `must be at least ${formatDuration(minMs)}, got "${raw}"`);
   return ms;
+}
+
+// A name made of DNS labels; the listen call itself reports a name that does not resolve.
+const HOSTNAME =
+  /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+
+function host(env: Env, name: string, fallback: string): string {
+  const raw = text(env, name);
+  if (raw === undefined) return fallback;
+  if (isIP(raw) === 0 && !HOSTNAME.test(raw)) {
+    throw new ConfigError(name, `must be an IP address or a host name such as 0.0.0.0 or ::, got "${raw}"`);
+  }
+  return raw;
 }
 
 function boolean(env: Env, name: string): boolean {
@@ -78,6 +93,8 @@ function url(env: Env, name: string, protocols: string[]): string | null {
   return raw;
 }
 
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
 /** The only reader of process.env: every setting is validated here, once, at start. */
 export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
@@ -99,12 +116,12 @@ export function loadConfig(env: Env = process.env): Config {
     }
     return ms;
   });
-  const logLevel = text(env, 'LOG_LEVEL') ?? 'info';
-  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
-    throw new ConfigError('LOG_LEVEL', `must be one of fatal, error, warn, info, debug, trace, silent`);
+  const logLevel = text(env, 'LOG_LEVEL')?.toLowerCase() ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
   return {
-    host: text(env, 'HOST') ?? '127.0.0.1',
+    host: host(env, 'HOST', '127.0.0.1'),
     port: integer(env, 'PORT', 3000, 0, 65535),
     dataDir: path.resolve(text(env, 'LANEBOARD_DATA_DIR') ?? './data'),
     databaseUrl,

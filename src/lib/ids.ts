@@ -28,9 +28,25 @@ export function randomString(length: number, alphabet: string = ALPHABET): strin
 
 export type IdKind = 'brd' | 'lane' | 'task' | 'cmt' | 'todo' | 'turn' | 'wh' | 'key' | 'dlv' | 'evt';
 
-/** 22 base62 characters carry ~131 bits: unguessable and collision-free in practice. */
+// Sequence numbers per millisecond in the sortable part; ms * 1296 stays a safe integer until the year 2189.
+const PER_MS = 36 * 36;
+let lastStamp = 0;
+
+/** Strictly increasing within the process, even for ids drawn in the same millisecond. */
+function nextStamp(): number {
+  const candidate = Date.now() * PER_MS;
+  lastStamp = candidate > lastStamp ? candidate : lastStamp + 1;
+  return lastStamp;
+}
+
+/**
+ * 22 characters: 11 lowercase base36 characters of creation time and sequence, then 11 random base62
+ * characters (~65 bits). Ids therefore sort in creation order, so lists ordered by (created_at, id) keep
+ * the creation order of rows written in the same millisecond; the lowercase prefix sorts the same under
+ * byte order (SQLite) and PostgreSQL's locale collations.
+ */
 export function newId(kind: IdKind): string {
-  return `${kind}_${randomString(22)}`;
+  return `${kind}_${nextStamp().toString(36).padStart(11, '0')}${randomString(11)}`;
 }
 
 /** Short task identifier: lowercase, 8 characters (~41 bits); uniqueness is enforced by the database. */
