@@ -9,6 +9,7 @@ import { rateLimiting } from './http/plugins/rate-limit.js';
 import { boardRoutes } from './http/routes/boards.js';
 import { laneRoutes } from './http/routes/lanes.js';
 import { systemRoutes } from './http/routes/system.js';
+import { turnRoutes } from './http/routes/turns.js';
 import { validatorCompiler } from './http/validation.js';
 import type { Services } from './services.js';
 
@@ -46,6 +47,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     async (api) => {
       await api.register(boardRoutes, { boards: deps.services.boards });
       await api.register(laneRoutes, { lanes: deps.services.lanes });
+      await api.register(turnRoutes, { turns: deps.services.turns });
     },
     { prefix: '/api/ext/v1' },
   );

@@ -2,6 +2,7 @@ import { ApiKeyService } from './domain/api-keys/api-key-service.js';
 import { BoardService } from './domain/boards/board-service.js';
 import { LaneService } from './domain/lanes/lane-service.js';
 import type { ServiceDeps } from './domain/services.js';
+import { TurnService } from './domain/turns/turn-service.js';
 
 /** Every domain service, built once from shared dependencies; HTTP, CLI (and later UI, MCP) use these. */
 export function createServices(deps: ServiceDeps) {
@@ -9,6 +10,7 @@ export function createServices(deps: ServiceDeps) {
     apiKeys: new ApiKeyService(deps),
     boards: new BoardService(deps),
     lanes: new LaneService(deps),
+    turns: new TurnService(deps),
   };
 }
 

@@ -7,8 +7,14 @@ import { DomainError } from '../../domain/errors.js';
 export interface RateLimitOptions {
   max: number;
   windowMs: number;
+  /** Shared counters for several instances; null keeps them in this process's memory. */
   redis: Redis | null;
 }
+
+const EXTERNAL_API = /^\/api\/ext\/v1(?:[/?#]|$)/;
+
+/** Keys in the memory store: one per API key or client address seen in a window. */
+const MEMORY_STORE_ENTRIES = 100_000;
 
 /** Per API key; per client address for requests without a valid key. */
 function rateLimitKey(request: FastifyRequest): string {
@@ -17,17 +23,25 @@ function rateLimitKey(request: FastifyRequest): string {
   return `ip:${request.ip}`;
 }
 
+/**
+ * Fixed-window limits on the external API, counted in one root onRequest hook rather than per route, so
+ * that every /api/ext/v1 response — 401s and 404s of unknown paths included — is counted and carries
+ * the X-RateLimit-* headers. The hook runs after authentication's onRequest hook (this plugin depends
+ * on it), so the key is known, and before authentication rejects a request in preParsing.
+ */
 export const rateLimiting = fp<RateLimitOptions>(
   async (app: FastifyInstance, options) => {
     await app.register(rateLimit, {
-      global: true,
+      global: false,
       max: options.max,
       timeWindow: options.windowMs,
       keyGenerator: rateLimitKey,
+      cache: MEMORY_STORE_ENTRIES,
       nameSpace: 'laneboard-rl:',
       ...(options.redis ? { redis: options.redis } : {}),
-      // Only the external API is limited: health checks and the web UI are not.
-      allowList: (request) => !request.url.startsWith('/api/ext/v1'),
+      // If Redis fails, serve the request unlimited rather than fail it: the limit protects the service,
+      // an outage of its counter store should not take the API down with it.
+      skipOnError: true,
       addHeadersOnExceeding: {
         'x-ratelimit-limit': true,
         'x-ratelimit-remaining': true,
@@ -40,6 +54,11 @@ export const rateLimiting = fp<RateLimitOptions>(
         'retry-after': true,
       },
       errorResponseBuilder: () => new DomainError('rate_limited', 'Rate limit exceeded. Try again later.'),
+    });
+
+    const limit = app.rateLimit();
+    app.addHook('onRequest', async function limitExternalApi(request, reply) {
+      if (EXTERNAL_API.test(request.url)) await limit.call(this, request, reply);
     });
   },
   { name: 'rate-limiting', dependencies: ['authentication'] },

@@ -1,0 +1,128 @@
+import { sql } from 'kysely';
+import type { Tx } from '../../domain/transaction.js';
+import type { Dialect, Executor, TurnRow } from '../schema.js';
+
+export type TurnSource = TurnRow['source'];
+export type StoredTurn = Pick<
+  TurnRow,
+  'id' | 'source' | 'source_id' | 'role' | 'content' | 'tool_use_only' | 'captured_at'
+>;
+export interface WatermarkRow {
+  source: TurnSource;
+  source_id: string;
+  captured_at: string;
+}
+
+export async function findTaskOnBoard(db: Executor, boardId: string, taskId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('tasks')
+    .select('id')
+    .where('id', '=', taskId)
+    .where('board_id', '=', boardId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Like findTaskOnBoard, but on PostgreSQL also locks the task row to the end of the transaction, so
+ * concurrent batches for one task run one after the other and the task cannot be deleted under them.
+ * FOR NO KEY UPDATE (not FOR UPDATE) leaves inserts of other children, whose foreign-key checks take
+ * KEY SHARE locks, unblocked. SQLite needs no lock: its one connection runs transactions one at a time.
+ */
+export async function lockTaskOnBoard(tx: Tx, boardId: string, taskId: string): Promise<boolean> {
+  const query = tx.db
+    .selectFrom('tasks')
+    .select('id')
+    .where('id', '=', taskId)
+    .where('board_id', '=', boardId);
+  const row = await (tx.dialect === 'postgres' ? query.forNoKeyUpdate() : query).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Moves `tasks.last_turn_at` forward to `capturedAt`, never backwards. */
+export async function bumpTaskLastTurnAt(db: Executor, taskId: string, capturedAt: string): Promise<void> {
+  await db
+    .updateTable('tasks')
+    .set({ last_turn_at: capturedAt })
+    .where('id', '=', taskId)
+    .where((eb) => eb.or([eb('last_turn_at', 'is', null), eb('last_turn_at', '<', capturedAt)]))
+    .execute();
+}
+
+/**
+ * Inserts turns, skipping any whose (task, source, sourceId) is already stored — also when another
+ * transaction stores it concurrently. Returns the capture times of the rows actually inserted.
+ */
+export async function insertTurnsIgnoringDuplicates(db: Executor, rows: TurnRow[]): Promise<string[]> {
+  if (rows.length === 0) return [];
+  const inserted = await db
+    .insertInto('turns')
+    .values(rows)
+    .onConflict((oc) => oc.columns(['task_id', 'source', 'source_id']).doNothing())
+    .returning('captured_at')
+    .execute();
+  return inserted.map((r) => r.captured_at);
+}
+
+export interface TurnPageQuery {
+  taskId: string;
+  source: TurnSource | null;
+  /** Only turns captured strictly later. */
+  after: string | null;
+  /** Keyset position: only turns ordered after this (capturedAt, id). */
+  from: { capturedAt: string; id: string } | null;
+  limit: number;
+}
+
+/** One page in (captured_at, id) order; served by the (task_id, captured_at, id) index. */
+export async function listTurnsPage(db: Executor, page: TurnPageQuery): Promise<StoredTurn[]> {
+  let query = db
+    .selectFrom('turns')
+    .select(['id', 'source', 'source_id', 'role', 'content', 'tool_use_only', 'captured_at'])
+    .where('task_id', '=', page.taskId);
+  if (page.source !== null) query = query.where('source', '=', page.source);
+  if (page.after !== null) query = query.where('captured_at', '>', page.after);
+  const from = page.from;
+  if (from !== null) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('captured_at', '>', from.capturedAt),
+        eb.and([eb('captured_at', '=', from.capturedAt), eb('id', '>', from.id)]),
+      ]),
+    );
+  }
+  return query.orderBy('captured_at').orderBy('id').limit(page.limit).execute();
+}
+
+/**
+ * Per source, the turn with the greatest (captured_at, source_id), in one grouped query: the latest
+ * capture time per source, then the greatest source_id among the turns captured at that time. Source ids
+ * compare byte-wise on both dialects (COLLATE "C" on PostgreSQL), so both pick the same turn.
+ */
+export async function findWatermarkRows(
+  db: Executor,
+  dialect: Dialect,
+  taskId: string,
+): Promise<WatermarkRow[]> {
+  const latest = db
+    .selectFrom('turns')
+    .select('source')
+    .select((eb) => eb.fn.max('captured_at').as('latest_at'))
+    .where('task_id', '=', taskId)
+    .groupBy('source');
+  const greatestSourceId =
+    dialect === 'postgres'
+      ? sql<string>`max(${sql.ref('t.source_id')} collate "C")`
+      : sql<string>`max(${sql.ref('t.source_id')})`;
+  const rows = await db
+    .selectFrom('turns as t')
+    .innerJoin(latest.as('l'), (join) =>
+      join.onRef('l.source', '=', 't.source').onRef('l.latest_at', '=', 't.captured_at'),
+    )
+    .select(['t.source', 'l.latest_at as captured_at', greatestSourceId.as('source_id')])
+    .where('t.task_id', '=', taskId)
+    .groupBy(['t.source', 'l.latest_at'])
+    .orderBy('t.source')
+    .execute();
+  return rows;
+}
