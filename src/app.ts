@@ -7,8 +7,11 @@ import { authentication } from './http/plugins/authentication.js';
 import { openApi } from './http/plugins/openapi.js';
 import { rateLimiting } from './http/plugins/rate-limit.js';
 import { boardRoutes } from './http/routes/boards.js';
+import { commentRoutes } from './http/routes/comments.js';
 import { laneRoutes } from './http/routes/lanes.js';
 import { systemRoutes } from './http/routes/system.js';
+import { taskRoutes } from './http/routes/tasks.js';
+import { todoRoutes } from './http/routes/todos.js';
 import { turnRoutes } from './http/routes/turns.js';
 import { validatorCompiler } from './http/validation.js';
 import type { Services } from './services.js';
@@ -47,6 +50,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     async (api) => {
       await api.register(boardRoutes, { boards: deps.services.boards });
       await api.register(laneRoutes, { lanes: deps.services.lanes });
+      await api.register(taskRoutes, { tasks: deps.services.tasks });
+      await api.register(commentRoutes, { comments: deps.services.comments });
+      await api.register(todoRoutes, { todos: deps.services.todos });
       await api.register(turnRoutes, { turns: deps.services.turns });
     },
     { prefix: '/api/ext/v1' },

@@ -1,7 +1,10 @@
 import { ApiKeyService } from './domain/api-keys/api-key-service.js';
 import { BoardService } from './domain/boards/board-service.js';
+import { CommentService } from './domain/comments/comment-service.js';
 import { LaneService } from './domain/lanes/lane-service.js';
 import type { ServiceDeps } from './domain/services.js';
+import { TaskService } from './domain/tasks/task-service.js';
+import { TodoService } from './domain/todos/todo-service.js';
 import { TurnService } from './domain/turns/turn-service.js';
 
 /** Every domain service, built once from shared dependencies; HTTP, CLI (and later UI, MCP) use these. */
@@ -10,6 +13,9 @@ export function createServices(deps: ServiceDeps) {
     apiKeys: new ApiKeyService(deps),
     boards: new BoardService(deps),
     lanes: new LaneService(deps),
+    tasks: new TaskService(deps),
+    comments: new CommentService(deps),
+    todos: new TodoService(deps),
     turns: new TurnService(deps),
   };
 }

@@ -1,0 +1,174 @@
+import type { ShiftRange } from '../../domain/positions.js';
+import type { Tx } from '../../domain/transaction.js';
+import type { Executor, NewTaskRow, TaskRow } from '../schema.js';
+
+/** A task as the list shows it: the (possibly long) description and turn timestamp are not read. */
+export type TaskListRow = Omit<TaskRow, 'description' | 'last_turn_at'>;
+
+export interface TaskListFilter {
+  laneId?: string;
+  includeArchived: boolean;
+  /** Lowercase; matched as a range on the short_id index. */
+  shortIdPrefix?: string;
+}
+
+const LIST_COLUMNS = [
+  'tasks.id',
+  'tasks.board_id',
+  'tasks.lane_id',
+  'tasks.short_id',
+  'tasks.title',
+  'tasks.priority',
+  'tasks.tags',
+  'tasks.archived',
+  'tasks.position',
+  'tasks.created_at',
+  'tasks.updated_at',
+] as const;
+
+/** Board order: lane position, then the lane's active tasks by position, then its archived ones. */
+export async function listTasks(
+  db: Executor,
+  boardId: string,
+  filter: TaskListFilter,
+): Promise<TaskListRow[]> {
+  let query = db
+    .selectFrom('tasks')
+    .innerJoin('lanes', 'lanes.id', 'tasks.lane_id')
+    .select(LIST_COLUMNS)
+    .where('tasks.board_id', '=', boardId);
+  if (filter.laneId !== undefined) query = query.where('tasks.lane_id', '=', filter.laneId);
+  if (!filter.includeArchived) query = query.where('tasks.archived', '=', 0);
+  if (filter.shortIdPrefix !== undefined) {
+    // A range instead of LIKE so the unique index on short_id serves it ('{' follows 'z'; the column is
+    // binary-collated on both dialects).
+    query = query
+      .where('tasks.short_id', '>=', filter.shortIdPrefix)
+      .where('tasks.short_id', '<', `${filter.shortIdPrefix}{`);
+  }
+  return query
+    .orderBy('lanes.position')
+    .orderBy('tasks.archived')
+    .orderBy('tasks.position')
+    .orderBy('tasks.created_at')
+    .orderBy('tasks.id')
+    .execute();
+}
+
+export async function findTask(db: Executor, boardId: string, taskId: string): Promise<TaskRow | undefined> {
+  return db
+    .selectFrom('tasks')
+    .selectAll()
+    .where('id', '=', taskId)
+    .where('board_id', '=', boardId)
+    .executeTakeFirst();
+}
+
+export async function findTaskLaneId(
+  db: Executor,
+  boardId: string,
+  taskId: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('tasks')
+    .select('lane_id')
+    .where('id', '=', taskId)
+    .where('board_id', '=', boardId)
+    .executeTakeFirst();
+  return row?.lane_id;
+}
+
+export async function taskExists(db: Executor, boardId: string, taskId: string): Promise<boolean> {
+  return (await findTaskLaneId(db, boardId, taskId)) !== undefined;
+}
+
+/** Inserts the task unless its short id is taken; returns false on that (rare) collision. */
+export async function insertTaskUnlessShortIdTaken(db: Executor, row: NewTaskRow): Promise<boolean> {
+  const result = await db
+    .insertInto('tasks')
+    .values(row)
+    .onConflict((oc) => oc.column('short_id').doNothing())
+    .executeTakeFirst();
+  return result.numInsertedOrUpdatedRows === 1n;
+}
+
+export async function updateTask(
+  db: Executor,
+  taskId: string,
+  changes: Partial<
+    Pick<
+      TaskRow,
+      'title' | 'description' | 'priority' | 'tags' | 'archived' | 'lane_id' | 'position' | 'updated_at'
+    >
+  >,
+): Promise<void> {
+  await db.updateTable('tasks').set(changes).where('id', '=', taskId).execute();
+}
+
+export async function deleteTask(db: Executor, taskId: string): Promise<void> {
+  await db.deleteFrom('tasks').where('id', '=', taskId).execute();
+}
+
+/** The number of the lane's non-archived tasks, which is also the next free position. */
+export async function countLaneTasks(db: Executor, laneId: string): Promise<number> {
+  const row = await db
+    .selectFrom('tasks')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('lane_id', '=', laneId)
+    .where('archived', '=', 0)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Shifts the positions of a lane's active tasks in [from, to] by delta. */
+export async function shiftTaskPositions(db: Executor, laneId: string, range: ShiftRange): Promise<void> {
+  await db
+    .updateTable('tasks')
+    .set((eb) => ({ position: eb('position', '+', range.delta) }))
+    .where('lane_id', '=', laneId)
+    .where('position', '>=', range.from)
+    .where('position', '<=', range.to)
+    .execute();
+}
+
+/** Shifts the positions of a lane's active tasks at `from` or later by delta (no upper bound). */
+export async function shiftTaskPositionsFrom(
+  db: Executor,
+  laneId: string,
+  from: number,
+  delta: 1 | -1,
+): Promise<void> {
+  await db
+    .updateTable('tasks')
+    .set((eb) => ({ position: eb('position', '+', delta) }))
+    .where('lane_id', '=', laneId)
+    .where('position', '>=', from)
+    .execute();
+}
+
+/**
+ * Holds the board against structural changes (lane reorder or delete, board delete take its row FOR
+ * UPDATE) without serialising task operations among themselves: KEY SHARE locks do not conflict with
+ * each other. Taking it before any lane lock gives every writer the same order board → lanes, which is
+ * what keeps task operations and lane operations from deadlocking. Returns whether the board exists.
+ */
+export async function shareBoardKey(tx: Tx, boardId: string): Promise<boolean> {
+  const query = tx.db.selectFrom('boards').select('id').where('id', '=', boardId);
+  const row = await (tx.dialect === 'postgres' ? query.forKeyShare() : query).executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Serialises changes to one task's children (todo order) and keeps the task from being deleted until the
+ * transaction ends. NO KEY UPDATE still lets other transactions insert rows that reference the task.
+ * Returns whether the task is on the board.
+ */
+export async function lockTaskRow(tx: Tx, boardId: string, taskId: string): Promise<boolean> {
+  const query = tx.db
+    .selectFrom('tasks')
+    .select('id')
+    .where('id', '=', taskId)
+    .where('board_id', '=', boardId);
+  const row = await (tx.dialect === 'postgres' ? query.forNoKeyUpdate() : query).executeTakeFirst();
+  return row !== undefined;
+}

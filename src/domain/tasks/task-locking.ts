@@ -1,0 +1,87 @@
+import type { Database } from '../../db/database.js';
+import { findLane } from '../../db/repositories/lanes.js';
+import { lockRow } from '../../db/repositories/locks.js';
+import { findTask, findTaskLaneId, shareBoardKey } from '../../db/repositories/tasks.js';
+import type { TaskRow } from '../../db/schema.js';
+import { DomainError, invalid, notFound } from '../errors.js';
+import { inTransaction, type Tx } from '../transaction.js';
+
+/*
+ * Lock order of every task write: the board's key (shared), then the lanes involved in id order, then
+ * task rows. Lane and board operations take the board row exclusively first, so they and task writes
+ * never wait on each other in opposite orders.
+ */
+
+/** The task left its lane between the unlocked read and the lock: the transaction is run again. */
+class TaskLaneChanged extends Error {}
+
+const MAX_ATTEMPTS = 5;
+// deadlock_detected and serialization_failure: PostgreSQL rolled the transaction back; running it again
+// is safe because nothing of it was committed.
+const RETRYABLE_PG_CODES = new Set(['40P01', '40001']);
+
+function isRetryable(error: unknown): boolean {
+  if (error instanceof TaskLaneChanged) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && RETRYABLE_PG_CODES.has(code);
+}
+
+/** A transaction for task writes that is retried when a concurrent change forces it to start over. */
+export async function inTaskTransaction<T>(database: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await inTransaction(database, work);
+    } catch (error) {
+      if (!isRetryable(error)) throw error;
+      if (attempt >= MAX_ATTEMPTS) {
+        throw new DomainError(
+          'conflict',
+          'The task was changed by other requests at the same time. Retry the request.',
+        );
+      }
+    }
+  }
+}
+
+/** Shares the board's key; a missing board is reported as the missing parent of whatever was asked. */
+export async function holdBoard(tx: Tx, boardId: string, missing = 'Board'): Promise<void> {
+  if (!(await shareBoardKey(tx, boardId))) throw notFound(missing);
+}
+
+/** Locks lanes in id order (a fixed order, so two writers never wait on each other crosswise). */
+export async function lockLanes(tx: Tx, laneIds: readonly string[]): Promise<Set<string>> {
+  const existing = new Set<string>();
+  for (const laneId of [...new Set(laneIds)].sort()) {
+    if (await lockRow(tx, 'lanes', laneId)) existing.add(laneId);
+  }
+  return existing;
+}
+
+export const unknownLane = (): DomainError => invalid('laneId', 'must be the id of a lane of this board.');
+
+/**
+ * Shares the board, locks the task's lane and, for a move, the target lane (which must be a lane of
+ * this board), then reads the task under those locks, so its lane and position cannot change until the
+ * transaction ends.
+ */
+export async function lockTaskWithLanes(
+  tx: Tx,
+  boardId: string,
+  taskId: string,
+  targetLaneId?: string,
+): Promise<TaskRow> {
+  await holdBoard(tx, boardId, 'Task');
+  const laneId = await findTaskLaneId(tx.db, boardId, taskId);
+  if (laneId === undefined) throw notFound('Task');
+  const laneIds = [laneId];
+  if (targetLaneId !== undefined && targetLaneId !== laneId) {
+    if (!(await findLane(tx.db, boardId, targetLaneId))) throw unknownLane();
+    laneIds.push(targetLaneId);
+  }
+  const locked = await lockLanes(tx, laneIds);
+  if (targetLaneId !== undefined && !locked.has(targetLaneId)) throw unknownLane();
+  const task = await findTask(tx.db, boardId, taskId);
+  if (!task) throw notFound('Task');
+  if (task.lane_id !== laneId) throw new TaskLaneChanged();
+  return task;
+}

@@ -1,0 +1,232 @@
+import { boardExists } from '../../db/repositories/boards.js';
+import { findLane } from '../../db/repositories/lanes.js';
+import {
+  deleteTask,
+  findTask,
+  insertTaskUnlessShortIdTaken,
+  listTasks,
+  updateTask,
+} from '../../db/repositories/tasks.js';
+import type { Executor, TaskRow } from '../../db/schema.js';
+import { newId, newShortId } from '../../lib/ids.js';
+import { isoNow } from '../../lib/time.js';
+import { requireBoardPermission } from '../access.js';
+import type { Actor } from '../actor.js';
+import { DomainError, invalid, notFound } from '../errors.js';
+import type { ServiceDeps } from '../services.js';
+import { LIMITS, normaliseTags, optionalText, requiredText } from '../text-rules.js';
+import type { Tx } from '../transaction.js';
+import { changedFields, checkPriority, normaliseTaskChanges } from './task-changes.js';
+import { holdBoard, inTaskTransaction, lockLanes, lockTaskWithLanes, unknownLane } from './task-locking.js';
+import { appendPosition, closeGap, moveTask } from './task-moves.js';
+import {
+  type Task,
+  type TaskChanges,
+  type TaskPlacement,
+  type TaskSummary,
+  type TaskUpdateResult,
+  toTask,
+  toTaskSummary,
+} from './task-views.js';
+
+export interface NewTask {
+  title: string;
+  laneId: string;
+  description?: string;
+  priority?: number;
+  tags?: string[];
+}
+
+export interface TaskListQuery {
+  laneId?: string;
+  includeArchived?: boolean;
+  shortIdPrefix?: string;
+}
+
+export interface TaskMove {
+  laneId: string;
+  /** Index in the target lane; undefined or past the end appends. */
+  position?: number;
+}
+
+// 36^8 short ids: a collision needs millions of tasks to become likely, and each retry is independent.
+const SHORT_ID_ATTEMPTS = 8;
+
+export class TaskService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  /** Tasks in board order (lane position, then task position); archived ones only when asked for. */
+  async listTasks(actor: Actor, boardId: string, query: TaskListQuery = {}): Promise<TaskSummary[]> {
+    requireBoardPermission(actor, boardId, 'read');
+    const db = this.deps.database.kysely;
+    if (query.laneId !== undefined && !(await findLane(db, boardId, query.laneId))) {
+      if (!(await boardExists(db, boardId))) throw notFound('Board');
+      throw unknownLane();
+    }
+    const rows = await listTasks(db, boardId, {
+      laneId: query.laneId,
+      includeArchived: query.includeArchived === true,
+      shortIdPrefix: query.shortIdPrefix?.toLowerCase(),
+    });
+    if (rows.length === 0 && !(await boardExists(db, boardId))) throw notFound('Board');
+    return rows.map(toTaskSummary);
+  }
+
+  async getTask(actor: Actor, boardId: string, taskId: string): Promise<Task> {
+    requireBoardPermission(actor, boardId, 'read');
+    return toTask(await existingTask(this.deps.database.kysely, boardId, taskId));
+  }
+
+  /** Appends a new task to the lane. */
+  async createTask(actor: Actor, boardId: string, input: NewTask): Promise<Task> {
+    requireBoardPermission(actor, boardId, 'edit');
+    const title = requiredText('title', input.title, LIMITS.taskTitle);
+    const description =
+      input.description === undefined
+        ? ''
+        : optionalText('description', input.description, LIMITS.taskDescription);
+    const priority = input.priority === undefined ? 0 : checkPriority(input.priority);
+    const tags = input.tags === undefined ? [] : normaliseTags(input.tags);
+    return inTaskTransaction(this.deps.database, async (tx) => {
+      await holdBoard(tx, boardId);
+      if (!(await findLane(tx.db, boardId, input.laneId))) throw unknownLane();
+      if (!(await lockLanes(tx, [input.laneId])).has(input.laneId)) throw unknownLane();
+      const now = isoNow(this.deps.clock);
+      const row: TaskRow = {
+        id: newId('task'),
+        board_id: boardId,
+        lane_id: input.laneId,
+        short_id: '',
+        title,
+        description,
+        priority,
+        tags: JSON.stringify(tags),
+        archived: 0,
+        position: await appendPosition(tx.db, input.laneId),
+        created_at: now,
+        updated_at: now,
+        last_turn_at: null,
+      };
+      await insertWithFreshShortId(tx, row);
+      await this.deps.events.record(tx, actor, {
+        type: 'task.created',
+        boardId,
+        data: { task_id: row.id, title, laneId: row.lane_id },
+      });
+      return toTask(row);
+    });
+  }
+
+  /**
+   * Applies the fields sent. Only values that differ from the stored ones count as changes: they alone
+   * move `updatedAt` and appear in the `task.updated` event, which is not recorded when nothing changed.
+   * Archiving takes the task out of its lane's order; unarchiving appends it to the lane again.
+   */
+  async updateTask(
+    actor: Actor,
+    boardId: string,
+    taskId: string,
+    input: TaskChanges,
+  ): Promise<TaskUpdateResult> {
+    requireBoardPermission(actor, boardId, 'edit');
+    const wanted = normaliseTaskChanges(input);
+    return inTaskTransaction(this.deps.database, async (tx) => {
+      const task =
+        wanted.archived === undefined
+          ? await existingTask(tx.db, boardId, taskId)
+          : await lockTaskWithLanes(tx, boardId, taskId);
+      const changes = changedFields(task, wanted);
+      if (Object.keys(changes).length === 0) return { id: taskId, ...wanted, updatedAt: task.updated_at };
+
+      const updatedAt = isoNow(this.deps.clock);
+      const row: Parameters<typeof updateTask>[2] = { updated_at: updatedAt };
+      if (changes.title !== undefined) row.title = changes.title;
+      if (changes.description !== undefined) row.description = changes.description;
+      if (changes.priority !== undefined) row.priority = changes.priority;
+      if (changes.tags !== undefined) row.tags = JSON.stringify(changes.tags);
+      if (changes.archived === true) {
+        if (task.position !== null) await closeGap(tx.db, task.lane_id, task.position);
+        row.archived = 1;
+        row.position = null;
+      } else if (changes.archived === false) {
+        row.archived = 0;
+        row.position = await appendPosition(tx.db, task.lane_id);
+      }
+      await updateTask(tx.db, taskId, row);
+      await this.deps.events.record(tx, actor, {
+        type: 'task.updated',
+        boardId,
+        data: { task_id: taskId, changes },
+      });
+      return { id: taskId, ...wanted, updatedAt };
+    });
+  }
+
+  /**
+   * Moves an active task within its lane or to another lane of the board. `task.moved` is recorded only
+   * when the lane or the position actually changes; the response is the same either way.
+   */
+  async moveTask(actor: Actor, boardId: string, taskId: string, input: TaskMove): Promise<TaskPlacement> {
+    requireBoardPermission(actor, boardId, 'edit');
+    if (input.position !== undefined && (!Number.isInteger(input.position) || input.position < 0)) {
+      throw invalid('position', 'must be an integer of 0 or more.');
+    }
+    return inTaskTransaction(this.deps.database, async (tx) => {
+      const task = await lockTaskWithLanes(tx, boardId, taskId, input.laneId);
+      if (task.archived === 1 || task.position === null) {
+        throw new DomainError(
+          'validation_error',
+          'An archived task cannot be moved: set `archived` to false first.',
+        );
+      }
+      const from = { laneId: task.lane_id, position: task.position };
+      const outcome = await moveTask(
+        tx.db,
+        { ...task, position: task.position },
+        input.laneId,
+        input.position,
+        isoNow(this.deps.clock),
+      );
+      if (outcome.changed) {
+        await this.deps.events.record(tx, actor, {
+          type: 'task.moved',
+          boardId,
+          data: {
+            task_id: taskId,
+            laneId: outcome.laneId,
+            position: outcome.position,
+            fromLaneId: from.laneId,
+            fromPosition: from.position,
+          },
+        });
+      }
+      return { id: taskId, laneId: outcome.laneId, position: outcome.position };
+    });
+  }
+
+  /** Deletes the task with its comments, todos and turns; the lane closes the gap. */
+  async deleteTask(actor: Actor, boardId: string, taskId: string): Promise<void> {
+    requireBoardPermission(actor, boardId, 'edit');
+    await inTaskTransaction(this.deps.database, async (tx) => {
+      const task = await lockTaskWithLanes(tx, boardId, taskId);
+      await deleteTask(tx.db, taskId);
+      if (task.position !== null) await closeGap(tx.db, task.lane_id, task.position);
+      await this.deps.events.record(tx, actor, { type: 'task.deleted', boardId, data: { task_id: taskId } });
+    });
+  }
+}
+
+async function existingTask(db: Executor, boardId: string, taskId: string): Promise<TaskRow> {
+  const task = await findTask(db, boardId, taskId);
+  if (!task) throw notFound('Task');
+  return task;
+}
+
+/** Draws short ids until one is free; the unique index decides, so concurrent creates cannot collide. */
+async function insertWithFreshShortId(tx: Tx, row: TaskRow): Promise<void> {
+  for (let attempt = 0; attempt < SHORT_ID_ATTEMPTS; attempt++) {
+    row.short_id = newShortId();
+    if (await insertTaskUnlessShortIdTaken(tx.db, row)) return;
+  }
+  throw new Error('No free short id found for a new task.');
+}
