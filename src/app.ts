@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Database } from './db/database.js';
-import { clientErrorHandler, installErrorHandling } from './http/error-handler.js';
+import { clientErrorHandler, frameworkErrors, installErrorHandling } from './http/error-handler.js';
 import { authentication } from './http/plugins/authentication.js';
 import { openApi } from './http/plugins/openapi.js';
 import { rateLimiting } from './http/plugins/rate-limit.js';
@@ -13,7 +13,7 @@ import { systemRoutes } from './http/routes/system.js';
 import { taskRoutes } from './http/routes/tasks.js';
 import { todoRoutes } from './http/routes/todos.js';
 import { turnRoutes } from './http/routes/turns.js';
-import { validatorCompiler } from './http/validation.js';
+import { installJsonBodyParser, validatorCompiler } from './http/validation.js';
 import type { Services } from './services.js';
 
 export interface AppDeps {
@@ -32,13 +32,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: deps.logger ?? false,
     bodyLimit: MiB,
     clientErrorHandler,
-    return503OnClosing: true,
+    frameworkErrors,
+    // Requests that reach a closing server on an open connection are served (with Connection: close)
+    // instead of Fastify's own 503 body, which is not in the error format.
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   // Only JSON bodies are accepted: anything else is 415 unsupported_media_type.
   app.removeContentTypeParser('text/plain');
+  installJsonBodyParser(app);
   installErrorHandling(app);
 
   await app.register(openApi);

@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorCode } from '../domain/errors.js';
 import { errorBody, STATUS_BY_CODE } from './error-status.js';
 import { describeValidationError } from './validation.js';
@@ -13,6 +13,8 @@ const FRAMEWORK_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_TYPE: 'unsupported_media_type',
   FST_ERR_CTP_EMPTY_TYPE: 'unsupported_media_type',
   FST_ERR_BAD_URL: 'not_found',
+  // No id is longer than the router's parameter limit, so the resource cannot exist.
+  FST_ERR_MAX_PARAM_LENGTH: 'not_found',
 };
 
 const FRAMEWORK_MESSAGES: Partial<Record<ErrorCode, string>> = {
@@ -60,6 +62,24 @@ export function installErrorHandling(app: FastifyInstance): void {
       .status(404)
       .send(errorBody('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`));
   });
+}
+
+/**
+ * Errors the router raises before a route is found (a malformed percent-encoding, an over-long path
+ * parameter): Fastify's `frameworkErrors` option, so they get the error format too.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const code = FRAMEWORK_CODES[error.code];
+  if (code === 'not_found') {
+    reply
+      .status(404)
+      .send(errorBody('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`));
+    return;
+  }
+  request.log.error({ err: error }, 'router failed');
+  reply
+    .status(500)
+    .send(errorBody('internal_error', `An internal error occurred (request id ${request.id}).`));
 }
 
 /** Errors Node's HTTP parser raises before Fastify sees a request (oversized headers, malformed requests). */

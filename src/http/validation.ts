@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import formatsPlugin from 'ajv-formats';
-import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 
 function makeAjv(coerceTypes: boolean): Ajv {
   // Bodies are validated exactly as sent: no coercion ("3" is not a priority) and no silent removal of
@@ -86,4 +86,22 @@ export function describeValidationError(errors: ErrorObject[], part: string): st
 
 function article(type: string): string {
   return type === 'integer' || type === 'array' || type === 'object' ? `an ${type}` : `a ${type}`;
+}
+
+/**
+ * JSON bodies as Fastify parses them (prototype-poisoning protection included), except that an empty
+ * body is no body: many clients send `Content-Type: application/json` on every request, DELETEs too.
+ * A route that needs a body then answers validation_error; one without a body schema ignores it.
+ */
+export function installJsonBodyParser(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text === '') {
+      done(null, undefined);
+      return;
+    }
+    parseJson(request, text, done);
+  });
 }

@@ -27,7 +27,9 @@ export const authentication = fp<{ apiKeys: ApiKeyService }>(
     app.decorateRequest('authFailure', null);
 
     app.addHook('onRequest', async (request) => {
-      if (request.routeOptions.config.auth === false || !request.url.startsWith('/api/ext/v1')) return;
+      // An unknown route is 404 whoever asks: the API's routes are public (see openapi.json).
+      if (request.is404 || request.routeOptions.config.auth === false) return;
+      if (!request.url.startsWith('/api/ext/v1')) return;
       const header = request.headers.authorization;
       if (header === undefined || header === '') {
         request.authFailure = 'missing_auth';
