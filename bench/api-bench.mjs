@@ -1,0 +1,227 @@
+// API benchmark: Laneboard (built server, one or more instances) against the bare baseline server, in
+// interleaved rounds on this machine, reported as ratios of medians because absolute timings are noisy.
+//
+//   node bench/api-bench.mjs                                  SQLite
+//   BENCH_DATABASE_URL=postgres://... node bench/api-bench.mjs PostgreSQL (BENCH_INSTANCES=2 for two)
+//   BENCH_ROUNDS=5 BENCH_SECONDS=3 BENCH_CONNECTIONS=10       defaults
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+const seconds = Number(process.env.BENCH_SECONDS ?? 3);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const instances = Number(process.env.BENCH_INSTANCES ?? 1);
+const databaseUrl = process.env.BENCH_DATABASE_URL ?? null;
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-bench-'));
+const children = [];
+
+async function freshSchemaUrl() {
+  if (!databaseUrl) return null;
+  const schema = `bench_${process.pid}`;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query(`drop schema if exists ${schema} cascade; create schema ${schema}`);
+  await client.end();
+  const url = new URL(databaseUrl);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return { url: url.toString(), schema };
+}
+
+function env(extra) {
+  return {
+    ...process.env,
+    LANEBOARD_DATA_DIR: dataDir,
+    LANEBOARD_RATE_LIMIT_MAX: '1000000000',
+    LOG_LEVEL: 'warn',
+    LANEBOARD_SECRET_KEY: 'bench-master-key-0123456789abcdef0123456789',
+    ...extra,
+  };
+}
+
+async function start(script, port, extra) {
+  const child = spawn(process.execPath, [script], {
+    cwd: root,
+    env: env({ PORT: String(port), ...extra }),
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  children.push(child);
+  for (let i = 0; i < 100; i++) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/api/ext/v1/boards`, {
+        headers: { authorization: 'Bearer x' },
+      });
+      if (res.status) return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`${script} did not start`);
+}
+
+async function api(port, key, method, url, body) {
+  const res = await fetch(`http://127.0.0.1:${port}/api/ext/v1${url}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return (await res.json()).data;
+}
+
+function run(ports, key, scenario) {
+  const runs = ports.map(
+    (port) =>
+      new Promise((resolve, reject) =>
+        autocannon(
+          {
+            url: `http://127.0.0.1:${port}${scenario.path}`,
+            method: scenario.method,
+            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+            body: scenario.body,
+            connections: Math.max(1, Math.round(connections / ports.length)),
+            duration: seconds,
+          },
+          (err, result) => (err ? reject(err) : resolve(result)),
+        ),
+      ),
+  );
+  return Promise.all(runs).then((results) => ({
+    rps: results.reduce((sum, r) => sum + r.requests.average, 0),
+    p99: Math.max(...results.map((r) => r.latency.p99)),
+    errors: results.reduce((sum, r) => sum + r.errors + r.non2xx, 0),
+  }));
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+try {
+  if (!fs.existsSync(path.join(root, 'dist/main.js')))
+    execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  const pgTarget = await freshSchemaUrl();
+  const dbEnv = pgTarget ? { DATABASE_URL: pgTarget.url } : {};
+  // The baseline always runs on SQLite; its database is migrated by the CLI in embedded mode.
+  const { key } = JSON.parse(
+    execFileSync(
+      process.execPath,
+      ['bin/laneboard.js', 'keys', 'create', '--name', 'bench', '--all-boards', '--json'],
+      { cwd: root, env: env(dbEnv) },
+    ).toString(),
+  );
+  if (pgTarget) {
+    // The baseline needs the same key in its SQLite database.
+    execFileSync(process.execPath, ['bin/laneboard.js', 'migrate'], { cwd: root, env: env({}) });
+    const Database = (await import('better-sqlite3')).default;
+    const client = new pg.Client({ connectionString: pgTarget.url });
+    await client.connect();
+    const row = (await client.query('select * from api_keys')).rows[0];
+    await client.end();
+    const sqlite = new Database(path.join(dataDir, 'laneboard.sqlite'));
+    sqlite
+      .prepare(
+        'insert into api_keys (id, name, key_hash, key_sealed, all_boards, created_at) values (?, ?, ?, ?, ?, ?)',
+      )
+      .run(row.id, row.name, row.key_hash, row.key_sealed, row.all_boards, row.created_at);
+    sqlite.close();
+  }
+  fs.writeFileSync(path.join(dataDir, 'secret.key'), 'bench-master-key-0123456789abcdef0123456789');
+  const lanePorts = Array.from({ length: instances }, (_, i) => 4100 + i);
+  for (const port of lanePorts) await start('dist/main.js', port, dbEnv);
+
+  // Data: one board with 100 tasks over 4 lanes for reads, another board for creates.
+  async function seed(port, k) {
+    const board = await api(port, k, 'POST', '/boards', { name: 'Bench' });
+    const lanes = [];
+    for (const name of ['Todo', 'Doing', 'Review', 'Done'])
+      lanes.push(await api(port, k, 'POST', `/boards/${board.id}/lanes`, { name }));
+    let task;
+    for (let i = 0; i < 100; i++) {
+      task = await api(port, k, 'POST', `/boards/${board.id}/tasks`, {
+        title: `Task ${i}`,
+        laneId: lanes[i % 4].id,
+        tags: ['bench'],
+      });
+    }
+    const writeBoard = await api(port, k, 'POST', '/boards', { name: 'Writes' });
+    const writeLane = await api(port, k, 'POST', `/boards/${writeBoard.id}/lanes`, { name: 'Inbox' });
+    return { board, task, writeBoard, writeLane };
+  }
+  const lb = await seed(lanePorts[0], key);
+  const basePort = 4200;
+  // Baseline data lives in SQLite: seed it through a single-instance embedded Laneboard when on PostgreSQL.
+  let base = lb;
+  if (pgTarget) {
+    await start('dist/main.js', 4300, {});
+    base = await seed(4300, key);
+    children.pop().kill('SIGTERM');
+  }
+  await start('bench/baseline-server.mjs', basePort, {});
+
+  const scenarios = (ids) => [
+    { name: 'list tasks (100)', method: 'GET', path: `/api/ext/v1/boards/${ids.board.id}/tasks` },
+    { name: 'task detail', method: 'GET', path: `/api/ext/v1/boards/${ids.board.id}/tasks/${ids.task.id}` },
+    {
+      name: 'create task',
+      method: 'POST',
+      path: `/api/ext/v1/boards/${ids.writeBoard.id}/tasks`,
+      body: JSON.stringify({ title: 'New', laneId: ids.writeLane.id }),
+    },
+  ];
+  const results = {};
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, scenario] of scenarios(lb).entries()) {
+      const baseScenario = scenarios(base)[i];
+      const entry = (results[scenario.name] ??= {
+        baseline: [],
+        laneboard: [],
+        p99: [],
+        baseP99: [],
+        errors: 0,
+      });
+      const b = await run([basePort], key, baseScenario);
+      const l = await run(lanePorts, key, scenario);
+      entry.baseline.push(b.rps);
+      entry.laneboard.push(l.rps);
+      entry.p99.push(l.p99);
+      entry.baseP99.push(b.p99);
+      entry.errors += b.errors + l.errors;
+    }
+  }
+  const label = `${pgTarget ? 'PostgreSQL' : 'SQLite'}, ${instances} instance${instances > 1 ? 's' : ''}`;
+  console.log(
+    `\nAPI benchmark (${label}; ${rounds} rounds × ${seconds}s, ${connections} connections, node ${process.version}, ${os.cpus().length} cores)\n`,
+  );
+  console.log('| scenario | baseline req/s | Laneboard req/s | ratio | Laneboard p99 ms | errors |');
+  console.log('|---|---|---|---|---|---|');
+  const summary = {};
+  for (const [name, e] of Object.entries(results)) {
+    const ratio = median(e.laneboard) / median(e.baseline);
+    summary[name] = {
+      baseline: median(e.baseline),
+      laneboard: median(e.laneboard),
+      ratio,
+      p99: median(e.p99),
+    };
+    console.log(
+      `| ${name} | ${median(e.baseline).toFixed(0)} | ${median(e.laneboard).toFixed(0)} | ${ratio.toFixed(2)}× | ${median(e.p99)} | ${e.errors} |`,
+    );
+  }
+  fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+  fs.writeFileSync(
+    path.join(root, `bench/results/api-${pgTarget ? 'pg' : 'sqlite'}-${instances}.json`),
+    JSON.stringify({ label, summary }, null, 2),
+  );
+  if (pgTarget) {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    await client.query(`drop schema if exists ${pgTarget.schema} cascade`);
+    await client.end();
+  }
+} finally {
+  for (const child of children) child.kill('SIGTERM');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,105 @@
+// The baseline the API benchmark compares Laneboard against: a bare node:http handler on the same SQLite
+// database doing the same essential work (key lookup by keyed hash, grant check, a rate-limit counter,
+// the query, JSON) with none of the framework, validation or layering.
+import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+
+const dataDir = process.env.LANEBOARD_DATA_DIR;
+const port = Number(process.env.PORT);
+const master = fs.readFileSync(path.join(dataDir, 'secret.key'), 'utf8').trim();
+const lookupKey = Buffer.from(hkdfSync('sha256', Buffer.from(master), 'laneboard', 'lookup-v1', 32));
+const db = new Database(path.join(dataDir, 'laneboard.sqlite'));
+db.pragma('journal_mode = WAL');
+db.pragma('synchronous = NORMAL');
+
+const keyByHash = db.prepare('select id, all_boards from api_keys where key_hash = ? and revoked_at is null');
+const grant = db.prepare('select permission from api_key_grants where api_key_id = ? and board_id = ?');
+const listTasks = db.prepare(
+  `select t.id, t.short_id, t.title, t.lane_id, t.priority, t.tags, t.archived, t.position, t.created_at, t.updated_at
+   from tasks t join lanes l on l.id = t.lane_id where t.board_id = ? and t.archived = 0 order by l.position, t.position`,
+);
+const taskDetail = db.prepare('select * from tasks where id = ? and board_id = ?');
+const laneOf = db.prepare('select id from lanes where id = ? and board_id = ?');
+const countInLane = db.prepare('select count(*) as n from tasks where lane_id = ? and archived = 0');
+const insertTask = db.prepare(
+  `insert into tasks (id, board_id, lane_id, short_id, title, description, priority, tags, archived, position, created_at, updated_at)
+   values (?, ?, ?, ?, ?, '', 0, '[]', 0, ?, ?, ?)`,
+);
+const counters = new Map();
+
+function send(res, status, body) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+function toTask(r) {
+  return {
+    id: r.id,
+    shortId: r.short_id,
+    title: r.title,
+    laneId: r.lane_id,
+    priority: r.priority,
+    tags: JSON.parse(r.tags),
+    archived: r.archived === 1,
+    position: r.position,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+http
+  .createServer((req, res) => {
+    const token = /^bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    const key = token && keyByHash.get(createHmac('sha256', lookupKey).update(token).digest('base64url'));
+    if (!key) return send(res, 401, { error: { code: 'invalid_key', message: 'no' } });
+    const count = (counters.get(key.id) ?? 0) + 1;
+    counters.set(key.id, count);
+    res.setHeader('x-ratelimit-remaining', String(1e9 - count));
+    const match = /^\/api\/ext\/v1\/boards\/([^/]+)\/tasks(?:\/([^/?]+))?/.exec(req.url);
+    if (!match) return send(res, 404, { error: { code: 'not_found', message: 'no' } });
+    const [, boardId, taskId] = match;
+    const permission = key.all_boards ? 'edit' : grant.get(key.id, boardId)?.permission;
+    if (!permission) return send(res, 403, { error: { code: 'forbidden', message: 'no' } });
+    if (req.method === 'GET' && !taskId) return send(res, 200, { data: listTasks.all(boardId).map(toTask) });
+    if (req.method === 'GET') {
+      const row = taskDetail.get(taskId, boardId);
+      if (!row) return send(res, 404, { error: { code: 'not_found', message: 'no' } });
+      return send(res, 200, {
+        data: { ...toTask(row), description: row.description, lastTurnAt: row.last_turn_at },
+      });
+    }
+    let raw = '';
+    req.on('data', (chunk) => {
+      raw += chunk;
+    });
+    req.on('end', () => {
+      const body = JSON.parse(raw);
+      if (!laneOf.get(body.laneId, boardId))
+        return send(res, 400, { error: { code: 'validation_error', message: 'laneId' } });
+      const now = new Date().toISOString();
+      const id = `task_${randomBytes(16).toString('base64url')}`;
+      const created = db.transaction(() => {
+        const position = countInLane.get(body.laneId).n;
+        insertTask.run(
+          id,
+          boardId,
+          body.laneId,
+          randomBytes(5).toString('hex').slice(0, 8),
+          body.title,
+          position,
+          now,
+          now,
+        );
+        return position;
+      })();
+      send(res, 201, { data: { id, title: body.title, laneId: body.laneId, position: created } });
+    });
+  })
+  .listen(port, '127.0.0.1');

@@ -1,0 +1,28 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { SqliteDatabase, SqliteStatement } from 'kysely';
+
+/**
+ * Kysely's SQLite driver prepares every statement anew, which costs about as much as running it. This
+ * wrapper keeps prepared statements by SQL text (bounded, least recently used first out). Reuse is safe
+ * because Kysely runs one query at a time on the single connection.
+ */
+export function withStatementCache(database: BetterSqlite3.Database, capacity = 1000): SqliteDatabase {
+  const statements = new Map<string, BetterSqlite3.Statement>();
+  return {
+    close: () => {
+      statements.clear();
+      database.close();
+    },
+    prepare(sql: string): SqliteStatement {
+      let statement = statements.get(sql);
+      if (statement) {
+        statements.delete(sql);
+      } else {
+        statement = database.prepare(sql);
+        if (statements.size >= capacity) statements.delete(statements.keys().next().value as string);
+      }
+      statements.set(sql, statement);
+      return statement as unknown as SqliteStatement;
+    },
+  };
+}
