@@ -13,6 +13,7 @@ import { systemRoutes } from './http/routes/system.js';
 import { taskRoutes } from './http/routes/tasks.js';
 import { todoRoutes } from './http/routes/todos.js';
 import { turnRoutes } from './http/routes/turns.js';
+import { webhookRoutes } from './http/routes/webhooks.js';
 import { installJsonBodyParser, validatorCompiler } from './http/validation.js';
 import type { Services } from './services.js';
 
@@ -58,6 +59,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(commentRoutes, { comments: deps.services.comments });
       await api.register(todoRoutes, { todos: deps.services.todos });
       await api.register(turnRoutes, { turns: deps.services.turns });
+      await api.register(webhookRoutes, { webhooks: deps.services.webhooks });
     },
     { prefix: '/api/ext/v1' },
   );

@@ -9,6 +9,7 @@ import { SecretBox } from './lib/secret-box.js';
 import { systemClock } from './lib/time.js';
 import { createServices } from './services.js';
 import { OutboxEventRecorder } from './webhooks/outbox.js';
+import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 
 export async function serve(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -33,8 +34,20 @@ export async function serve(): Promise<void> {
     ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 })
     : null;
 
-  const events = new OutboxEventRecorder(() => {}, systemClock);
-  const services = createServices({ database, events, secrets, clock: systemClock });
+  // Commits wake the dispatcher, which is built once the app (and its logger) exists.
+  let dispatcher: WebhookDispatcher | null = null;
+  const wakeDispatcher = () => dispatcher?.wake();
+  const events = new OutboxEventRecorder(wakeDispatcher, systemClock);
+  const services = createServices(
+    { database, events, secrets, clock: systemClock },
+    {
+      webhooks: {
+        allowHttp: config.webhooks.allowHttp,
+        allowPrivate: config.webhooks.allowPrivate,
+        onDeliveriesQueued: wakeDispatcher,
+      },
+    },
+  );
   const app = await buildApp({
     database,
     services,
@@ -53,6 +66,8 @@ export async function serve(): Promise<void> {
     app.log.info({ signal }, 'shutting down');
     // close() stops accepting connections and waits for in-flight requests.
     await app.close();
+    // Attempts in flight finish (bounded by the webhook time-out) before the database closes.
+    await dispatcher?.stop();
     redis?.disconnect();
     await database.close();
     process.exit(0);
@@ -61,6 +76,16 @@ export async function serve(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ host: config.host, port: config.port });
+  dispatcher = new WebhookDispatcher({
+    database,
+    secrets,
+    clock: systemClock,
+    log: app.log,
+    timeoutMs: config.webhooks.timeoutMs,
+    retryDelaysMs: config.webhooks.retryDelaysMs,
+    allowPrivate: config.webhooks.allowPrivate,
+  });
+  dispatcher.start();
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -6,9 +6,15 @@ import type { ServiceDeps } from './domain/services.js';
 import { TaskService } from './domain/tasks/task-service.js';
 import { TodoService } from './domain/todos/todo-service.js';
 import { TurnService } from './domain/turns/turn-service.js';
+import { WebhookService, type WebhookServiceOptions } from './domain/webhooks/webhook-service.js';
+
+export interface ServiceOptions {
+  /** Webhook URL policy and the dispatcher wake-up; secure defaults (https only, public addresses). */
+  webhooks?: WebhookServiceOptions;
+}
 
 /** Every domain service, built once from shared dependencies; HTTP, CLI (and later UI, MCP) use these. */
-export function createServices(deps: ServiceDeps) {
+export function createServices(deps: ServiceDeps, options: ServiceOptions = {}) {
   return {
     apiKeys: new ApiKeyService(deps),
     boards: new BoardService(deps),
@@ -17,6 +23,7 @@ export function createServices(deps: ServiceDeps) {
     comments: new CommentService(deps),
     todos: new TodoService(deps),
     turns: new TurnService(deps),
+    webhooks: new WebhookService(deps, options.webhooks),
   };
 }
 

@@ -1,24 +1,20 @@
 import { sql } from 'kysely';
+import { insertDeliveries, insertEvent } from '../db/repositories/deliveries.js';
 import { listWebhooksForBoard } from '../db/repositories/webhooks.js';
 import { type Actor, recordsEvents } from '../domain/actor.js';
 import type { DomainEvent, EventRecorder } from '../domain/events.js';
 import type { Tx } from '../domain/transaction.js';
 import { newId } from '../lib/ids.js';
 import { type Clock, systemClock } from '../lib/time.js';
-import { insertDeliveries, insertEvent } from './delivery-store.js';
+import type { WebhookEventPayload } from './payload.js';
+
+export type { WebhookEventPayload } from './payload.js';
 
 /** PostgreSQL channel on which committed deliveries wake every instance's dispatcher. */
 export const DELIVERY_CHANNEL = 'laneboard_deliveries';
 
 export function subscribedTo(events: readonly string[], type: string): boolean {
   return events.includes('*') || events.includes(type);
-}
-
-export interface WebhookEventPayload {
-  id: string;
-  type: string;
-  timestamp: string;
-  data: Record<string, unknown>;
 }
 
 /**
@@ -46,11 +42,26 @@ export class OutboxEventRecorder implements EventRecorder {
       timestamp: new Date(now).toISOString(),
       data: { board_id: event.boardId, ...event.data },
     };
-    await insertEvent(tx.db, payload, event.boardId);
-    await insertDeliveries(tx.db, payload.id, webhookIds, now);
-    await notifyDispatchers(tx);
+    await queueEvent(tx, payload, event.boardId, webhookIds, now);
     tx.afterCommit(this.onCommittedDeliveries);
   }
+}
+
+/**
+ * Writes the event and one pending delivery per webhook in the caller's transaction and tells other
+ * instances' dispatchers once it commits. Returns the delivery ids, in the order of `webhookIds`.
+ */
+export async function queueEvent(
+  tx: Tx,
+  payload: WebhookEventPayload,
+  boardId: string | null,
+  webhookIds: readonly string[],
+  nowMs: number,
+): Promise<string[]> {
+  await insertEvent(tx.db, payload, boardId);
+  const ids = await insertDeliveries(tx.db, payload.id, webhookIds, nowMs);
+  await notifyDispatchers(tx);
+  return ids;
 }
 
 /** NOTIFY is transactional on PostgreSQL: listeners hear it only if the transaction commits. */

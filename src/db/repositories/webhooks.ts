@@ -1,7 +1,77 @@
 import type { Executor, WebhookRow } from '../schema.js';
 
+export async function insertWebhook(db: Executor, row: WebhookRow): Promise<void> {
+  await db.insertInto('webhooks').values(row).execute();
+}
+
+/** Webhooks oldest first; of one key, or of every key when `ownerKeyId` is null. */
+export async function listWebhooks(db: Executor, ownerKeyId: string | null): Promise<WebhookRow[]> {
+  let query = db.selectFrom('webhooks').selectAll();
+  if (ownerKeyId !== null) query = query.where('api_key_id', '=', ownerKeyId);
+  return query.orderBy('created_at').orderBy('id').execute();
+}
+
+/** The webhook, if it exists and (unless `ownerKeyId` is null) belongs to that key. */
+export async function findWebhook(
+  db: Executor,
+  id: string,
+  ownerKeyId: string | null,
+): Promise<WebhookRow | undefined> {
+  let query = db.selectFrom('webhooks').selectAll().where('id', '=', id);
+  if (ownerKeyId !== null) query = query.where('api_key_id', '=', ownerKeyId);
+  return query.executeTakeFirst();
+}
+
+export async function updateWebhook(
+  db: Executor,
+  id: string,
+  changes: Partial<Pick<WebhookRow, 'url' | 'events' | 'active' | 'secret_sealed' | 'updated_at'>>,
+): Promise<void> {
+  await db.updateTable('webhooks').set(changes).where('id', '=', id).execute();
+}
+
+/**
+ * Deletes webhooks with their deliveries (foreign-key cascade) and then the events no other webhook's
+ * delivery still refers to, so nothing of their history is left behind.
+ */
+async function deleteWebhooksWhere(db: Executor, column: 'id' | 'api_key_id', value: string): Promise<void> {
+  const doomed = db.selectFrom('webhooks').select('id').where(column, '=', value);
+  await db
+    .deleteFrom('webhook_events')
+    .where('id', 'in', (eb) =>
+      eb.selectFrom('webhook_deliveries').select('event_id').where('webhook_id', 'in', doomed),
+    )
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('webhook_deliveries as other')
+            .select('other.id')
+            .whereRef('other.event_id', '=', 'webhook_events.id')
+            .where('other.webhook_id', 'not in', doomed),
+        ),
+      ),
+    )
+    .execute();
+  await db.deleteFrom('webhooks').where(column, '=', value).execute();
+}
+
+export async function deleteWebhook(db: Executor, id: string): Promise<void> {
+  await deleteWebhooksWhere(db, 'id', id);
+}
+
 export async function deleteWebhooksOfKey(db: Executor, keyId: string): Promise<void> {
-  await db.deleteFrom('webhooks').where('api_key_id', '=', keyId).execute();
+  await deleteWebhooksWhere(db, 'api_key_id', keyId);
+}
+
+export async function apiKeyIsActive(db: Executor, keyId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select('id')
+    .where('id', '=', keyId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /**

@@ -1,0 +1,180 @@
+import { newId } from '../../lib/ids.js';
+import type { WebhookEventPayload } from '../../webhooks/payload.js';
+import type { DeliveryRow, Dialect, Executor } from '../schema.js';
+
+export async function insertEvent(
+  db: Executor,
+  payload: WebhookEventPayload,
+  boardId: string | null,
+): Promise<void> {
+  await db
+    .insertInto('webhook_events')
+    .values({
+      id: payload.id,
+      type: payload.type,
+      board_id: boardId,
+      payload: JSON.stringify(payload),
+      created_at: payload.timestamp,
+    })
+    .execute();
+}
+
+/** Queues one pending delivery of the event per webhook, due at once. Returns the delivery ids. */
+export async function insertDeliveries(
+  db: Executor,
+  eventId: string,
+  webhookIds: readonly string[],
+  nowMs: number,
+): Promise<string[]> {
+  const createdAt = new Date(nowMs).toISOString();
+  const rows = webhookIds.map((webhookId) => ({
+    id: newId('dlv'),
+    webhook_id: webhookId,
+    event_id: eventId,
+    status: 'pending' as const,
+    attempts: 0,
+    next_attempt_at: nowMs,
+    created_at: createdAt,
+  }));
+  await db.insertInto('webhook_deliveries').values(rows).execute();
+  return rows.map((r) => r.id);
+}
+
+export async function findDeliveryOfWebhook(
+  db: Executor,
+  webhookId: string,
+  deliveryId: string,
+): Promise<Pick<DeliveryRow, 'id' | 'event_id'> | undefined> {
+  return db
+    .selectFrom('webhook_deliveries')
+    .select(['id', 'event_id'])
+    .where('id', '=', deliveryId)
+    .where('webhook_id', '=', webhookId)
+    .executeTakeFirst();
+}
+
+export type DeliveryWithType = DeliveryRow & { event_type: string };
+
+/** The webhook's newest deliveries, newest first. */
+export async function listRecentDeliveries(
+  db: Executor,
+  webhookId: string,
+  limit: number,
+): Promise<DeliveryWithType[]> {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+    .selectAll('d')
+    .select('e.type as event_type')
+    .where('d.webhook_id', '=', webhookId)
+    .orderBy('d.created_at', 'desc')
+    .orderBy('d.id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export interface ClaimRequest {
+  nowMs: number;
+  limit: number;
+  leaseUntil: number;
+  leaseOwner: string;
+  /** Webhooks not to claim now (their hosts are at their concurrency limit). */
+  excludeWebhookIds: readonly string[];
+}
+
+/**
+ * Leases up to `limit` due deliveries of active webhooks in one statement. On PostgreSQL the inner
+ * select skips rows another instance is claiming at the same moment (FOR UPDATE SKIP LOCKED); on SQLite
+ * the single writer makes the statement atomic by itself. A delivery whose lease has run out (its
+ * claimer crashed or hung) is due again.
+ */
+export async function claimDueDeliveries(
+  db: Executor,
+  dialect: Dialect,
+  request: ClaimRequest,
+): Promise<Array<Pick<DeliveryRow, 'id'>>> {
+  let due = db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+    .select('d.id')
+    .where('d.status', '=', 'pending')
+    .where('d.next_attempt_at', '<=', request.nowMs)
+    .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<', request.nowMs)]))
+    .where('w.active', '=', 1)
+    .orderBy('d.next_attempt_at')
+    .limit(request.limit);
+  if (request.excludeWebhookIds.length > 0) {
+    due = due.where('d.webhook_id', 'not in', request.excludeWebhookIds);
+  }
+  if (dialect === 'postgres') due = due.forUpdate(['d']).skipLocked();
+  return db
+    .updateTable('webhook_deliveries')
+    .set({ lease_until: request.leaseUntil, lease_owner: request.leaseOwner })
+    .where('id', 'in', due)
+    .returning('id')
+    .execute();
+}
+
+export interface DeliveryJob {
+  id: string;
+  attempts: number;
+  webhook_id: string;
+  url: string;
+  secret_sealed: string;
+  event_type: string;
+  payload: string;
+}
+
+/** Everything an attempt needs, read after the claim so URL and secret changes apply to the next attempt. */
+export async function loadDeliveryJobs(db: Executor, ids: readonly string[]): Promise<DeliveryJob[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+    .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+    .select(['d.id', 'd.attempts', 'd.webhook_id', 'w.url', 'w.secret_sealed', 'e.type as event_type'])
+    .select('e.payload')
+    .where('d.id', 'in', ids)
+    .execute();
+}
+
+export interface AttemptRecord {
+  status: DeliveryRow['status'];
+  attempts: number;
+  next_attempt_at: number;
+  response_status: number | null;
+  response_body: string | null;
+  duration_ms: number;
+  error: string | null;
+  last_attempt_at: string;
+}
+
+/**
+ * Stores an attempt's result and ends the lease, only if this claimer still holds it: a claimer whose
+ * lease ran out (and was taken over) must not overwrite the newer attempt. Returns whether it was stored.
+ */
+export async function recordAttempt(
+  db: Executor,
+  id: string,
+  leaseOwner: string,
+  record: AttemptRecord,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({ ...record, lease_until: null, lease_owner: null })
+    .where('id', '=', id)
+    .where('lease_owner', '=', leaseOwner)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Gives claimed deliveries back without an attempt, so they are due again at once. */
+export async function releaseLeases(db: Executor, ids: readonly string[], leaseOwner: string): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ lease_until: null, lease_owner: null })
+    .where('id', 'in', ids)
+    .where('lease_owner', '=', leaseOwner)
+    .execute();
+}

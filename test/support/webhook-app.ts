@@ -1,0 +1,156 @@
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import type { Dialect } from '../../src/db/schema.js';
+import type { Actor, Permission } from '../../src/domain/actor.js';
+import { SecretBox } from '../../src/lib/secret-box.js';
+import { type Clock, systemClock } from '../../src/lib/time.js';
+import { createServices, type Services } from '../../src/services.js';
+import { OutboxEventRecorder } from '../../src/webhooks/outbox.js';
+import type { HostResolver } from '../../src/webhooks/url-guard.js';
+import { WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+import { TEST_MASTER_KEY } from './test-app.js';
+
+const OPERATOR: Actor = { kind: 'system', origin: 'cli' };
+
+export interface WebhookAppOptions {
+  allowHttp?: boolean;
+  allowPrivate?: boolean;
+  timeoutMs?: number;
+  retryDelaysMs?: number[];
+  clock?: Clock;
+  /** DNS for URL checks at create/update. */
+  urlResolve?: HostResolver;
+  /** DNS for the dispatcher's connections. */
+  connectResolve?: HostResolver;
+  pollIntervalMs?: number;
+  maxConcurrency?: number;
+  perHostConcurrency?: number;
+  /** Start the dispatcher at once (default true). */
+  startDispatcher?: boolean;
+}
+
+export interface WebhookApp {
+  app: FastifyInstance;
+  services: Services;
+  db: TestDatabase;
+  dispatcher: WebhookDispatcher;
+  /** A second dispatcher on the same database, as another instance would run. */
+  newDispatcher(overrides?: Partial<WebhookAppOptions>): WebhookDispatcher;
+  createKey(access: 'all' | Record<string, Permission>): Promise<{ id: string; key: string }>;
+  request(
+    key: string,
+    method: InjectOptions['method'],
+    url: string,
+    body?: unknown,
+  ): Promise<LightMyRequestResponse>;
+  /** POST /webhooks as `key`; returns the created webhook (with its secret). */
+  createWebhook(
+    key: string,
+    url: string,
+    events?: string[],
+  ): Promise<{ id: string; secret: string; url: string; events: string[] }>;
+  /** POST /boards as `key`; returns the board id. */
+  createBoard(key: string, name?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** The HTTP app with the webhook service and a running dispatcher, configured for a receiver on 127.0.0.1. */
+export async function buildWebhookApp(
+  dialect: Dialect,
+  options: WebhookAppOptions = {},
+): Promise<WebhookApp> {
+  const db = await createTestDatabase(dialect);
+  const clock = options.clock ?? systemClock;
+  const secrets = new SecretBox(TEST_MASTER_KEY);
+  const dispatchers: WebhookDispatcher[] = [];
+  const makeDispatcher = (overrides: Partial<WebhookAppOptions> = {}) => {
+    const o = { ...options, ...overrides };
+    const dispatcher = new WebhookDispatcher({
+      database: db.database,
+      secrets,
+      clock,
+      timeoutMs: o.timeoutMs ?? 2000,
+      retryDelaysMs: o.retryDelaysMs ?? [100, 200],
+      allowPrivate: o.allowPrivate ?? true,
+      pollIntervalMs: o.pollIntervalMs ?? 200,
+      ...(o.connectResolve ? { resolve: o.connectResolve } : {}),
+      ...(o.maxConcurrency ? { maxConcurrency: o.maxConcurrency } : {}),
+      ...(o.perHostConcurrency ? { perHostConcurrency: o.perHostConcurrency } : {}),
+    });
+    dispatchers.push(dispatcher);
+    return dispatcher;
+  };
+  const dispatcher = makeDispatcher();
+  const services = createServices(
+    {
+      database: db.database,
+      secrets,
+      clock,
+      events: new OutboxEventRecorder(() => dispatcher.wake(), clock),
+    },
+    {
+      webhooks: {
+        allowHttp: options.allowHttp ?? true,
+        allowPrivate: options.allowPrivate ?? true,
+        onDeliveriesQueued: () => dispatcher.wake(),
+        ...(options.urlResolve ? { resolve: options.urlResolve } : {}),
+      },
+    },
+  );
+  const app = await buildApp({
+    database: db.database,
+    services,
+    rateLimit: { max: 1_000_000, windowMs: 60_000 },
+  });
+  await app.ready();
+  if (options.startDispatcher !== false) dispatcher.start();
+
+  const request: WebhookApp['request'] = (key, method, url, body) =>
+    app.inject({
+      method,
+      url,
+      headers: { authorization: `Bearer ${key}` },
+      ...(body === undefined ? {} : { payload: body as object }),
+    });
+
+  return {
+    app,
+    services,
+    db,
+    dispatcher,
+    newDispatcher: makeDispatcher,
+    async createKey(access) {
+      let grants =
+        access === 'all'
+          ? []
+          : Object.entries(access).map(([boardId, permission]) => ({ boardId, permission }));
+      if (access !== 'all' && grants.length === 0) {
+        const scratch = await services.boards.createBoard(OPERATOR, { name: 'scratch' });
+        grants = [{ boardId: scratch.id, permission: 'read' }];
+      }
+      const created = await services.apiKeys.createKey(OPERATOR, {
+        name: 'test',
+        allBoards: access === 'all',
+        grants,
+      });
+      return { id: created.id, key: created.key };
+    },
+    request,
+    async createWebhook(key, url, events = ['*']) {
+      const res = await request(key, 'POST', '/api/ext/v1/webhooks', { url, events });
+      if (res.statusCode !== 201) throw new Error(`create webhook: ${res.statusCode} ${res.body}`);
+      return res.json().data;
+    },
+    async createBoard(key, name = 'Board') {
+      const res = await request(key, 'POST', '/api/ext/v1/boards', { name });
+      if (res.statusCode !== 201) throw new Error(`create board: ${res.statusCode} ${res.body}`);
+      return res.json().data.id;
+    },
+    async close() {
+      for (const d of dispatchers) await d.stop();
+      await app.close();
+      await db.drop();
+    },
+  };
+}
