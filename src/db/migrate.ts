@@ -1,4 +1,4 @@
-import { type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { Database } from './database.js';
 import { initialMigration } from './migrations/001-initial.js';
 import type { Dialect } from './schema.js';
@@ -26,6 +26,9 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
     provider: new StaticMigrationProvider(database.dialect),
     migrationTableName: 'laneboard_migrations',
     migrationLockTableName: 'laneboard_migrations_lock',
+    // Without a schema, Kysely takes a migration table in ANY schema of the database for ours, and then
+    // fails to find it in our search_path (another deployment's or test's schema in the same database).
+    ...(database.dialect === 'postgres' ? { migrationTableSchema: await currentSchema(database) } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
@@ -33,4 +36,11 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
     throw new Error(`Migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+async function currentSchema(database: Database): Promise<string> {
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(database.kysely);
+  const schema = rows[0]?.schema;
+  if (!schema) throw new Error('PostgreSQL has no current schema: check search_path in DATABASE_URL.');
+  return schema;
 }

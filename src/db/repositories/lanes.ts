@@ -63,6 +63,16 @@ export async function shiftLanePositions(db: Executor, boardId: string, range: S
     .execute();
 }
 
+/** After removing the lane at `removed`, moves every later lane up one, so positions stay 0..n-1. */
+export async function closeLanePositionGap(db: Executor, boardId: string, removed: number): Promise<void> {
+  await db
+    .updateTable('lanes')
+    .set((eb) => ({ position: eb('position', '-', 1) }))
+    .where('board_id', '=', boardId)
+    .where('position', '>', removed)
+    .execute();
+}
+
 export async function deleteLane(db: Executor, laneId: string): Promise<void> {
   await db.deleteFrom('lanes').where('id', '=', laneId).execute();
 }

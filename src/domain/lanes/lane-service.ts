@@ -1,5 +1,6 @@
 import { boardExists } from '../../db/repositories/boards.js';
 import {
+  closeLanePositionGap,
   countLanes,
   deleteLane,
   findLane,
@@ -116,11 +117,7 @@ export class LaneService {
       const lane = await findLane(tx.db, boardId, laneId);
       if (!lane) throw notFound('Lane');
       await deleteLane(tx.db, laneId);
-      await shiftLanePositions(tx.db, boardId, {
-        from: lane.position + 1,
-        to: Number.MAX_SAFE_INTEGER,
-        delta: -1,
-      });
+      await closeLanePositionGap(tx.db, boardId, lane.position);
       await this.deps.events.record(tx, actor, { type: 'lane.deleted', boardId, data: { lane_id: laneId } });
     });
   }
