@@ -125,6 +125,15 @@ describe.each(DIALECTS)('turns: capture ($dialect)', ({ dialect, skip }) => {
       expect(await lastTurnAt(t, taskId)).toBe('2026-01-01T10:00:30.000Z');
     });
 
+    it('shows lastTurnAt in task detail: null without turns, then the latest capture', async () => {
+      const { turnsUrl, boardId, taskId } = await createTaskFixture(t, key);
+      const detail = async () =>
+        (await t.request(key, 'GET', `${API}/boards/${boardId}/tasks/${taskId}`)).json().data.lastTurnAt;
+      expect(await detail()).toBeNull();
+      await post(t, key, turnsUrl, [turn(4), turn(2)]);
+      expect(await detail()).toBe(turn(4).capturedAt);
+    });
+
     it('fires no webhook events', async () => {
       const count = async () =>
         Number(

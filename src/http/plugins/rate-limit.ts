@@ -39,9 +39,7 @@ export const rateLimiting = fp<RateLimitOptions>(
       cache: MEMORY_STORE_ENTRIES,
       nameSpace: 'laneboard-rl:',
       ...(options.redis ? { redis: options.redis } : {}),
-      // If Redis fails, serve the request unlimited rather than fail it: the limit protects the service,
-      // an outage of its counter store should not take the API down with it.
-      skipOnError: true,
+      skipOnError: false,
       addHeadersOnExceeding: {
         'x-ratelimit-limit': true,
         'x-ratelimit-remaining': true,
@@ -58,7 +56,15 @@ export const rateLimiting = fp<RateLimitOptions>(
 
     const limit = app.rateLimit();
     app.addHook('onRequest', async function limitExternalApi(request, reply) {
-      if (EXTERNAL_API.test(request.url)) await limit.call(this, request, reply);
+      if (!EXTERNAL_API.test(request.url)) return;
+      try {
+        await limit.call(this, request, reply);
+      } catch (error) {
+        if (error instanceof DomainError) throw error;
+        // The counter store (Redis) failed. The limit protects the service; an outage of its store
+        // should not take the API down with it, so the request is served unlimited, and logged.
+        request.log.warn({ err: error }, 'rate limit store unavailable; request served without a limit');
+      }
     });
   },
   { name: 'rate-limiting', dependencies: ['authentication'] },
