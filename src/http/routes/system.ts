@@ -29,7 +29,22 @@ export const systemRoutes: FastifyPluginAsyncTypebox<{ database: Database }> = a
     },
   );
 
-  app.get('/api/ext/v1/openapi.json', { config: { auth: false }, schema: { hide: true } }, async () =>
-    app.swagger(),
+  app.get(
+    '/api/ext/v1/openapi.json',
+    {
+      config: { auth: false },
+      schema: {
+        tags: ['Meta'],
+        summary: 'This OpenAPI 3.1 document (no API key needed)',
+        security: [],
+        response: {
+          200: Type.Object(
+            { openapi: Type.String(), info: Type.Object({}, { additionalProperties: true }) },
+            { additionalProperties: true, description: 'An OpenAPI 3.1 document.' },
+          ),
+        },
+      },
+    },
+    async () => app.swagger(),
   );
 };
