@@ -32,6 +32,11 @@ export async function listTasks(
   boardId: string,
   filter: TaskListFilter,
 ): Promise<TaskListRow[]> {
+  return taskListQuery(db, boardId, filter).execute();
+}
+
+/** The list query, unexecuted (tests read its plan). */
+export function taskListQuery(db: Executor, boardId: string, filter: TaskListFilter) {
   let query = db
     .selectFrom('tasks')
     .innerJoin('lanes', 'lanes.id', 'tasks.lane_id')
@@ -51,8 +56,7 @@ export async function listTasks(
     .orderBy('tasks.archived')
     .orderBy('tasks.position')
     .orderBy('tasks.created_at')
-    .orderBy('tasks.id')
-    .execute();
+    .orderBy('tasks.id');
 }
 
 export async function findTask(db: Executor, boardId: string, taskId: string): Promise<TaskRow | undefined> {

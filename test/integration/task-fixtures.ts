@@ -1,0 +1,112 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
+import { type Actor, recordsEvents } from '../../src/domain/actor.js';
+import type { DomainEvent, EventRecorder } from '../../src/domain/events.js';
+import type { Tx } from '../../src/domain/transaction.js';
+import type { Clock } from '../../src/lib/time.js';
+import type { TestApp } from '../support/test-app.js';
+
+export const API = '/api/ext/v1';
+
+/** Keeps the events of committed transactions only, as the outbox would deliver them. */
+export class RecordingEvents implements EventRecorder {
+  readonly recorded: DomainEvent[] = [];
+
+  async record(tx: Tx, actor: Actor, event: DomainEvent): Promise<void> {
+    if (!recordsEvents(actor)) return;
+    const copy = structuredClone(event);
+    tx.afterCommit(() => this.recorded.push(copy));
+  }
+
+  /** The events recorded since the last call. */
+  take(): DomainEvent[] {
+    return this.recorded.splice(0);
+  }
+}
+
+/** A clock the test moves by hand, so `updatedAt` changes are observable without sleeping. */
+export class ManualClock implements Clock {
+  constructor(public ms = Date.parse('2026-03-01T09:00:00.000Z')) {}
+  now(): number {
+    return this.ms;
+  }
+  advance(ms = 1000): string {
+    this.ms += ms;
+    return new Date(this.ms).toISOString();
+  }
+}
+
+export interface BoardFixture {
+  /** Holds edit on the board (it created it). */
+  key: string;
+  boardId: string;
+  laneIds: string[];
+  /** `/api/ext/v1/boards/:boardId` */
+  url: string;
+}
+
+export async function createBoard(
+  t: TestApp,
+  laneNames: string[] = ['Todo', 'Doing'],
+): Promise<BoardFixture> {
+  const { key } = await t.createKey({});
+  const board = await t.request(key, 'POST', `${API}/boards`, { name: 'Tasks board' });
+  expect(board.statusCode).toBe(201);
+  const boardId = board.json().data.id as string;
+  const url = `${API}/boards/${boardId}`;
+  const laneIds: string[] = [];
+  for (const name of laneNames) {
+    const lane = await t.request(key, 'POST', `${url}/lanes`, { name });
+    expect(lane.statusCode).toBe(201);
+    laneIds.push(lane.json().data.id as string);
+  }
+  return { key, boardId, laneIds, url };
+}
+
+export interface TaskData {
+  id: string;
+  shortId: string;
+  title: string;
+  laneId: string;
+  position: number | null;
+  updatedAt: string;
+  [field: string]: unknown;
+}
+
+export async function createTask(
+  t: TestApp,
+  fx: BoardFixture,
+  body: Record<string, unknown> & { laneId: string },
+): Promise<TaskData> {
+  const res = await t.request(fx.key, 'POST', `${fx.url}/tasks`, { title: 'A task', ...body });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().data as TaskData;
+}
+
+/** Creates tasks titled by `titles` at the end of the lane, in order. */
+export async function createTasks(
+  t: TestApp,
+  fx: BoardFixture,
+  laneId: string,
+  titles: string[],
+): Promise<TaskData[]> {
+  const tasks: TaskData[] = [];
+  for (const title of titles) tasks.push(await createTask(t, fx, { laneId, title }));
+  return tasks;
+}
+
+/** Titles of a lane's active tasks in list order, with their positions checked to be exactly 0..n-1. */
+export async function laneTitles(t: TestApp, fx: BoardFixture, laneId: string): Promise<string[]> {
+  const res = await t.request(fx.key, 'GET', `${fx.url}/tasks?laneId=${laneId}`);
+  expect(res.statusCode).toBe(200);
+  const items = res.json().data as TaskData[];
+  expect(items.map((task) => task.position)).toEqual(items.map((_, i) => i));
+  return items.map((task) => task.title);
+}
+
+export function expectError(res: LightMyRequestResponse, status: number, code: string, mentions?: string) {
+  expect(res.statusCode, res.body).toBe(status);
+  const body = res.json() as { error: { code: string; message: string } };
+  expect(body.error.code).toBe(code);
+  if (mentions !== undefined) expect(body.error.message).toContain(mentions);
+}
