@@ -1,0 +1,288 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Clock } from '../../src/lib/time.js';
+import { DIALECTS } from '../support/database.js';
+import { buildWebhookApp, type WebhookApp } from '../support/webhook-app.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
+
+const API = '/api/ext/v1';
+const MINUTE = 60_000;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+class ManualClock implements Clock {
+  constructor(private current: number) {}
+  now(): number {
+    return this.current;
+  }
+  advance(ms: number): void {
+    this.current += ms;
+  }
+}
+
+async function latestDelivery(t: WebhookApp, key: string, webhookId: string) {
+  const res = await t.request(key, 'GET', `${API}/webhooks/${webhookId}`);
+  return res.json().data.recent_deliveries[0] as Record<string, unknown>;
+}
+
+async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await sleep(25);
+  }
+}
+
+describe.each(DIALECTS)('webhook retries on the specified schedule ($dialect)', ({ dialect, skip }) => {
+  let t: WebhookApp;
+  let receiver: WebhookReceiver;
+  const clock = new ManualClock(Date.parse('2026-11-21T10:00:00.000Z'));
+  beforeAll(async () => {
+    if (skip) return;
+    receiver = await WebhookReceiver.start();
+    receiver.reply = { status: 500, body: 'down for maintenance' };
+    // The specification's schedule, with time under the test's control.
+    t = await buildWebhookApp(dialect, {
+      clock,
+      retryDelaysMs: [MINUTE, 5 * MINUTE, 30 * MINUTE, 120 * MINUTE],
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await receiver?.close();
+  });
+
+  describe.skipIf(skip)('', () => {
+    it('retries after 1m, 5m, 30m and 2h, then fails permanently after the 5th attempt', async () => {
+      const { key } = await t.createKey('all');
+      const hook = await t.createWebhook(key, receiver.url('/down'));
+      const ping = (await t.request(key, 'POST', `${API}/webhooks/${hook.id}/ping`)).json().data;
+      await receiver.waitFor(1);
+      const first = await until(async () => {
+        const d = await latestDelivery(t, key, hook.id);
+        return d.attempts === 1 ? d : undefined;
+      });
+      expect(first).toMatchObject({
+        id: ping.delivery_id,
+        status: 'pending',
+        response_status: 500,
+        response_body: 'down for maintenance',
+        error: 'Receiver answered HTTP 500.',
+        next_attempt_at: new Date(clock.now() + MINUTE).toISOString(),
+      });
+
+      for (const [attempt, delay] of [
+        [2, MINUTE],
+        [3, 5 * MINUTE],
+        [4, 30 * MINUTE],
+        [5, 120 * MINUTE],
+      ] as const) {
+        clock.advance(delay - 1000);
+        t.dispatcher.wake();
+        await sleep(300);
+        expect(receiver.requests, `attempt ${attempt} must wait ${delay} ms`).toHaveLength(attempt - 1);
+        clock.advance(1000);
+        t.dispatcher.wake();
+        await receiver.waitFor(attempt);
+        await until(async () =>
+          (await latestDelivery(t, key, hook.id)).attempts === attempt ? true : undefined,
+        );
+      }
+      const last = await latestDelivery(t, key, hook.id);
+      expect(last).toMatchObject({
+        status: 'failed',
+        attempts: 5,
+        next_attempt_at: null,
+        response_status: 500,
+      });
+      const ids = new Set(receiver.requests.map((r) => r.headers['x-service-delivery']));
+      expect([...ids]).toEqual([ping.delivery_id]);
+
+      clock.advance(24 * 60 * MINUTE);
+      t.dispatcher.wake();
+      await sleep(300);
+      expect(receiver.requests).toHaveLength(5);
+    });
+
+    it('retries a delivery whose claimer crashed once its lease has run out, not before', async () => {
+      const { key } = await t.createKey('all');
+      receiver.reply = { status: 204 };
+      const hook = await t.createWebhook(key, receiver.url('/lease'));
+      // Another instance claimed the delivery and died mid-attempt (simulated by taking the lease first).
+      await t.request(key, 'PATCH', `${API}/webhooks/${hook.id}`, { active: false });
+      const ping = (await t.request(key, 'POST', `${API}/webhooks/${hook.id}/ping`)).json().data;
+      await t.db.database.kysely
+        .updateTable('webhook_deliveries')
+        .set({ lease_owner: 'crashed-instance:1', lease_until: clock.now() + 30_000 })
+        .where('id', '=', ping.delivery_id)
+        .execute();
+      await t.request(key, 'PATCH', `${API}/webhooks/${hook.id}`, { active: true });
+      await sleep(400);
+      expect(receiver.on('/lease')).toEqual([]);
+      clock.advance(30_001);
+      t.dispatcher.wake();
+      const [request] = await receiver.waitFor(1, (r) => r.path === '/lease');
+      expect(request?.headers['x-service-delivery']).toBe(ping.delivery_id);
+      const delivered = await until(async () => {
+        const d = await latestDelivery(t, key, hook.id);
+        return d.status === 'delivered' ? d : undefined;
+      });
+      expect(delivered.attempts).toBe(1);
+    });
+  });
+});
+
+describe.each(DIALECTS)(
+  'webhook retries, time-outs and concurrency in real time ($dialect)',
+  ({ dialect, skip }) => {
+    let t: WebhookApp;
+    let receiver: WebhookReceiver;
+    beforeAll(async () => {
+      if (skip) return;
+      receiver = await WebhookReceiver.start();
+      t = await buildWebhookApp(dialect, {
+        retryDelaysMs: [150, 300],
+        timeoutMs: 300,
+        maxConcurrency: 6,
+        perHostConcurrency: 3,
+      });
+    });
+    afterAll(async () => {
+      await t?.close();
+      await receiver?.close();
+    });
+
+    describe.skipIf(skip)('', () => {
+      it('waits the configured delays between attempts, and succeeds when the receiver recovers', async () => {
+        const { key } = await t.createKey('all');
+        let calls = 0;
+        receiver.reply = (r) =>
+          r.path === '/flaky' ? { status: ++calls < 3 ? 503 : 200, body: 'ok' } : { status: 204 };
+        const hook = await t.createWebhook(key, receiver.url('/flaky'));
+        await t.request(key, 'POST', `${API}/webhooks/${hook.id}/ping`);
+        const [a, b, c] = await receiver.waitFor(3, (r) => r.path === '/flaky');
+        if (!a || !b || !c) throw new Error('missing attempts');
+        expect(b.receivedAt - a.receivedAt).toBeGreaterThanOrEqual(140);
+        expect(b.receivedAt - a.receivedAt).toBeLessThan(1500);
+        expect(c.receivedAt - b.receivedAt).toBeGreaterThanOrEqual(290);
+        expect(c.receivedAt - b.receivedAt).toBeLessThan(1700);
+        const ids = new Set([a, b, c].map((r) => r.headers['x-service-delivery']));
+        expect(ids.size).toBe(1);
+        const delivered = await until(async () => {
+          const d = await latestDelivery(t, key, hook.id);
+          return d.status === 'delivered' ? d : undefined;
+        });
+        expect(delivered).toMatchObject({
+          attempts: 3,
+          response_status: 200,
+          response_body: 'ok',
+          error: null,
+        });
+        await sleep(500);
+        expect(receiver.on('/flaky')).toHaveLength(3);
+      });
+
+      it('counts no answer within the time-out as a failed attempt, and fails after the last one', async () => {
+        const { key } = await t.createKey('all');
+        receiver.reply = (r) => (r.path === '/slow' ? { status: 200, delayMs: 2000 } : { status: 204 });
+        const hook = await t.createWebhook(key, receiver.url('/slow'));
+        await t.request(key, 'POST', `${API}/webhooks/${hook.id}/ping`);
+        const failed = await until(async () => {
+          const d = await latestDelivery(t, key, hook.id);
+          return d.status === 'failed' ? d : undefined;
+        });
+        expect(failed).toMatchObject({
+          attempts: 3,
+          response_status: null,
+          error: 'No response within 300 ms.',
+        });
+        expect(failed.duration_ms as number).toBeGreaterThanOrEqual(280);
+        expect(failed.duration_ms as number).toBeLessThan(1500);
+        expect(receiver.on('/slow')).toHaveLength(3);
+      });
+
+      it('records connection errors as failed attempts', async () => {
+        const { key } = await t.createKey('all');
+        const closed = await WebhookReceiver.start();
+        const url = closed.url('/gone');
+        await closed.close();
+        const hook = await t.createWebhook(key, url);
+        await t.request(key, 'POST', `${API}/webhooks/${hook.id}/ping`);
+        const failed = await until(async () => {
+          const d = await latestDelivery(t, key, hook.id);
+          return d.status === 'failed' ? d : undefined;
+        });
+        expect(failed.error).toContain('ECONNREFUSED');
+        expect(failed.attempts).toBe(3);
+      });
+
+      it('a slow receiver does not starve the others (per-host limit)', async () => {
+        const { key } = await t.createKey('all');
+        const fast = await WebhookReceiver.start();
+        try {
+          receiver.reply = (r) => (r.path === '/stuck' ? { status: 200, delayMs: 250 } : { status: 204 });
+          const stuck = await t.createWebhook(key, receiver.url('/stuck'));
+          const quick = await t.createWebhook(key, fast.url('/quick'));
+          for (let i = 0; i < 12; i++) await t.request(key, 'POST', `${API}/webhooks/${stuck.id}/ping`);
+          for (let i = 0; i < 4; i++) await t.request(key, 'POST', `${API}/webhooks/${quick.id}/ping`);
+          const quickOnes = await fast.waitFor(4, () => true, 3000);
+          // 12 slow attempts need 4 rounds of 250 ms at 3 per host; the fast host is served in the first
+          // round, before the slow host's 4th request could start.
+          const stuckOnes = await receiver.waitFor(4, (r) => r.path === '/stuck', 3000);
+          const lastQuick = Math.max(...quickOnes.map((r) => r.receivedAt));
+          expect(lastQuick).toBeLessThan(stuckOnes[3]?.receivedAt ?? 0);
+          const inFlightPeak = peakConcurrency(
+            receiver.on('/stuck').map((r) => r.receivedAt),
+            250,
+          );
+          expect(inFlightPeak).toBeLessThanOrEqual(3);
+          await receiver.waitFor(12, (r) => r.path === '/stuck', 5000);
+        } finally {
+          await fast.close();
+        }
+      });
+
+      it('two dispatchers on one database never send a delivery twice', async () => {
+        const { key } = await t.createKey('all');
+        receiver.reply = { status: 204 };
+        const other = t.newDispatcher();
+        other.start();
+        try {
+          const hooks = await Promise.all(
+            [1, 2, 3, 4].map((i) => t.createWebhook(key, receiver.url(`/pair-${i}`))),
+          );
+          const queued: string[] = [];
+          for (let i = 0; i < 25; i++) {
+            for (const hook of hooks) {
+              queued.push(
+                (await t.request(key, 'POST', `${API}/webhooks/${hook.id}/ping`)).json().data.delivery_id,
+              );
+            }
+          }
+          const got = await receiver.waitFor(100, (r) => r.path.startsWith('/pair-'), 15_000);
+          await sleep(300);
+          const ids = receiver.requests
+            .filter((r) => r.path.startsWith('/pair-'))
+            .map((r) => r.headers['x-service-delivery']);
+          expect(ids).toHaveLength(100);
+          expect(new Set(ids).size).toBe(100);
+          expect(new Set(got.map((r) => r.headers['x-service-delivery']))).toEqual(new Set(queued));
+        } finally {
+          await other.stop();
+        }
+      });
+    });
+  },
+);
+
+/** The most requests that arrived within any window of `windowMs` (a proxy for attempts in flight). */
+function peakConcurrency(times: number[], windowMs: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let peak = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    let j = i;
+    while (j < sorted.length && (sorted[j] as number) - (sorted[i] as number) < windowMs - 20) j++;
+    peak = Math.max(peak, j - i);
+  }
+  return peak;
+}
