@@ -1,0 +1,184 @@
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const MAIN = path.join(ROOT, 'dist/main.js');
+const CLI = path.join(ROOT, 'bin/laneboard.js');
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : fs.statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * Builds dist/ when it is missing or older than src/ (there is no pretest build; CI builds on install,
+ * so there this is a no-op). The e2e suites run the real `node dist/main.js`, never the sources.
+ */
+export function ensureBuilt(): void {
+  const built = fs.existsSync(MAIN) ? fs.statSync(MAIN).mtimeMs : 0;
+  if (built >= newestMtime(path.join(ROOT, 'src'))) return;
+  try {
+    execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'pipe' });
+  } catch (error) {
+    // tsc emits even when a file it does not need here fails to type-check; only a missing build is fatal.
+    if (!fs.existsSync(MAIN)) throw error;
+  }
+}
+
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: JSON bodies of many shapes; each test reads what it asserts.
+  body: any;
+}
+
+/** One `node dist/main.js` process. */
+export class Instance {
+  private output = '';
+  readonly exited: Promise<number | null>;
+
+  private constructor(
+    readonly name: string,
+    readonly port: number,
+    readonly child: ChildProcess,
+  ) {
+    child.stderr?.on('data', (chunk: Buffer) => {
+      this.output += chunk.toString();
+    });
+    this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  }
+
+  /** Spawns the server; it is not ready until `ready()` resolves. */
+  static spawn(name: string, env: Record<string, string>): Instance {
+    const port = Number(env.PORT);
+    const child = spawn(process.execPath, [MAIN], {
+      cwd: ROOT,
+      env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    return new Instance(name, port, child);
+  }
+
+  get baseUrl(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** What the process wrote to stderr (its warnings and errors), for failure messages. */
+  get stderr(): string {
+    return this.output;
+  }
+
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** Resolves once GET /healthz answers 200; fails if the process exits first. */
+  async ready(timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (!this.running) throw new Error(`${this.name} exited (${this.child.exitCode}): ${this.output}`);
+      if ((await this.health()) === 200) return;
+      if (Date.now() > deadline) throw new Error(`${this.name} did not become healthy: ${this.output}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** The status of GET /healthz, or 0 when nothing answers. */
+  async health(): Promise<number> {
+    try {
+      return (await fetch(`${this.baseUrl}/healthz`)).status;
+    } catch {
+      return 0;
+    }
+  }
+
+  /** A request to the external API with `key`. */
+  async api(key: string, method: string, url: string, body?: unknown): Promise<ApiResponse> {
+    const res = await fetch(`${this.baseUrl}/api/ext/v1${url}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
+  }
+
+  /** Sends `signal` and, unless it only pauses the process, waits for it to exit. */
+  async signal(signal: NodeJS.Signals): Promise<void> {
+    if (!this.running) return;
+    this.child.kill(signal);
+    if (signal !== 'SIGSTOP') await this.exited;
+  }
+}
+
+/** Spawns every instance at the same moment and waits until all of them are healthy. */
+export async function startTogether(
+  envs: Array<{ name: string; env: Record<string, string> }>,
+): Promise<Instance[]> {
+  const instances = envs.map(({ name, env }) => Instance.spawn(name, env));
+  try {
+    await Promise.all(instances.map((instance) => instance.ready()));
+  } catch (error) {
+    await Promise.all(instances.map((instance) => instance.signal('SIGKILL')));
+    throw error;
+  }
+  return instances;
+}
+
+export interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `node bin/laneboard.js ...args` with `env` added to this process's environment. */
+export function runCli(args: string[], env: Record<string, string>): CliResult {
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Creates an all-boards key with the CLI and returns its `ak_...` value. */
+export function createKeyWithCli(env: Record<string, string>): string {
+  const result = runCli(['keys', 'create', '--name', 'e2e', '--all-boards', '--json'], env);
+  if (result.status !== 0) throw new Error(`keys create failed (${result.status}): ${result.stderr}`);
+  return (JSON.parse(result.stdout) as { key: string }).key;
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `check` until it returns a value other than undefined. */
+export async function waitUntil<T>(
+  what: string,
+  check: () => Promise<T | undefined>,
+  timeoutMs = 20_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(50);
+  }
+}
