@@ -4,13 +4,13 @@ import {
   claimDueDeliveries,
   type DeliveryJob,
   loadDeliveryJobs,
-  recordAttempt,
   releaseLeases,
 } from '../db/repositories/deliveries.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import { type Clock, systemClock } from '../lib/time.js';
-import { HostSlots } from './host-slots.js';
-import { type AttemptResult, WebhookSender } from './http-sender.js';
+import { AttemptWriter } from './attempt-writer.js';
+import { HostQueues } from './host-queues.js';
+import { WebhookSender } from './http-sender.js';
 import { DELIVERY_CHANNEL } from './outbox.js';
 import { PgWakeListener } from './pg-wakeup.js';
 import { outcomeOfAttempt } from './retry-schedule.js';
@@ -41,7 +41,11 @@ export interface DispatcherOptions {
 }
 
 const USER_AGENT = 'Service-Webhooks/1.0';
-const CLAIM_BATCH = 50;
+const CLAIM_BATCH = 32;
+/** A finished attempt triggers a claim only once this many slots are free (claims are per batch, not per attempt). */
+const CLAIM_MIN = 8;
+/** While some host has enough waiting, claims must skip its deliveries; such claims run at most this often. */
+const EXCLUDING_CLAIM_GAP_MS = 50;
 const silentLog: DispatcherLog = { warn: () => {}, error: () => {} };
 
 /**
@@ -55,32 +59,41 @@ export class WebhookDispatcher {
   private readonly clock: Clock;
   private readonly log: DispatcherLog;
   private readonly sender: WebhookSender;
-  private readonly slots: HostSlots;
+  private readonly hosts: HostQueues<HeldJob>;
+  private readonly writer: AttemptWriter;
   private readonly maxConcurrency: number;
   private readonly leaseMs: number;
   private readonly instanceId = randomUUID();
-  private readonly inFlight = new Map<string, Promise<void>>();
+  /** Claimed deliveries not yet finished (in flight or waiting for a host slot), by id. */
+  private readonly held = new Map<string, Promise<void> | null>();
   private readonly secretCache = new Map<string, string>();
   private listener: PgWakeListener | null = null;
   private pollTimer: NodeJS.Timeout | null = null;
+  private retryTimer: NodeJS.Timeout | null = null;
   private running = false;
   private cycle: Promise<void> | null = null;
   private wakeRequested = false;
+  private lastExcludingClaim = 0;
   private claimSeq = 0;
 
   constructor(private readonly options: DispatcherOptions) {
     this.clock = options.clock ?? systemClock;
     this.log = options.log ?? silentLog;
     this.maxConcurrency = options.maxConcurrency ?? 64;
-    this.slots = new HostSlots(options.perHostConcurrency ?? 16);
-    // An attempt ends within the time-out; the rest of the lease covers recording it.
-    this.leaseMs = options.timeoutMs + Math.max(2000, options.timeoutMs);
+    const perHost = options.perHostConcurrency ?? 16;
+    this.hosts = new HostQueues<HeldJob>(perHost);
+    // A claimed delivery waits at most one round of its host's attempts, then takes one attempt, each
+    // bounded by the time-out; the rest of the lease covers recording the result.
+    this.leaseMs = 2 * options.timeoutMs + 2000;
     this.sender = new WebhookSender({
       timeoutMs: options.timeoutMs,
       allowPrivate: options.allowPrivate,
-      connectionsPerOrigin: options.perHostConcurrency ?? 16,
+      connectionsPerOrigin: perHost,
       ...(options.resolve ? { resolve: options.resolve } : {}),
     });
+    this.writer = new AttemptWriter(options.database, (error, count) =>
+      this.log.error({ count, err: describe(error) }, 'webhook attempts could not be recorded'),
+    );
   }
 
   start(): void {
@@ -103,14 +116,22 @@ export class WebhookDispatcher {
     if (!this.cycle) this.cycle = this.runCycles().finally(() => (this.cycle = null));
   }
 
-  /** Stops claiming, lets attempts in flight finish (each is bounded by the time-out), then closes sockets. */
+  /**
+   * Stops claiming, gives back deliveries still waiting for a slot, lets attempts in flight finish (each
+   * is bounded by the time-out), records them, then closes sockets.
+   */
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
     if (this.pollTimer) clearInterval(this.pollTimer);
+    if (this.retryTimer) clearTimeout(this.retryTimer);
     await this.listener?.stop();
     await this.cycle;
-    await Promise.allSettled([...this.inFlight.values()]);
+    const waiting = this.hosts.drain();
+    for (const job of waiting) this.held.delete(job.id);
+    await this.giveBack(waiting.map((job) => ({ id: job.id, leaseOwner: job.leaseOwner })));
+    await Promise.allSettled([...this.held.values()]);
+    await this.writer.flush();
     await this.sender.close();
   }
 
@@ -118,24 +139,23 @@ export class WebhookDispatcher {
     while (this.wakeRequested && this.running) {
       this.wakeRequested = false;
       try {
-        await this.fillSlots();
+        await this.claimCycle();
       } catch (error) {
         // The database may be briefly unavailable; the next wake-up or poll tries again.
-        this.log.error(
-          { err: error instanceof Error ? error.message : String(error) },
-          'webhook claim failed',
-        );
+        this.log.error({ err: describe(error) }, 'webhook claim failed');
         return;
       }
     }
   }
 
-  private async fillSlots(): Promise<void> {
+  private async claimCycle(): Promise<void> {
     const db = this.options.database.kysely;
     while (this.running) {
-      const free = this.maxConcurrency - this.inFlight.size;
-      if (free <= 0) return;
-      const limit = Math.min(free, CLAIM_BATCH);
+      const capacity = this.maxConcurrency - this.hosts.held;
+      if (capacity <= 0) return;
+      const excluded = this.hosts.excludedWebhooks();
+      if (excluded.length > 0 && !this.mayRunExcludingClaim()) return;
+      const limit = Math.min(capacity, CLAIM_BATCH);
       const now = this.clock.now();
       const leaseOwner = `${this.instanceId}:${++this.claimSeq}`;
       const claimed = await claimDueDeliveries(db, this.options.database.dialect, {
@@ -143,43 +163,64 @@ export class WebhookDispatcher {
         limit,
         leaseUntil: now + this.leaseMs,
         leaseOwner,
-        excludeWebhookIds: this.slots.saturatedWebhooks(),
+        excludeWebhookIds: excluded,
       });
       if (claimed.length === 0) return;
       const jobs = await loadDeliveryJobs(
         db,
-        claimed.map((c) => c.id).filter((id) => !this.inFlight.has(id)),
+        claimed.map((c) => c.id).filter((id) => !this.held.has(id)),
       );
-      const giveBack: string[] = [];
-      for (const job of jobs) {
-        const host = this.slots.acquire(job.webhook_id, job.url);
-        if (host === null) giveBack.push(job.id);
-        else this.begin(job, leaseOwner, host);
+      const refused: Array<{ id: string; leaseOwner: string }> = [];
+      for (const row of jobs) {
+        const job = { ...row, leaseOwner };
+        const { verdict, host } = this.hosts.offer(job);
+        if (verdict === 'full') refused.push({ id: job.id, leaseOwner });
+        else if (verdict === 'wait') this.held.set(job.id, null);
+        else this.begin(job, host);
       }
-      // Their host filled up within this batch; they are excluded from the next claim until a slot frees.
-      await releaseLeases(db, giveBack, leaseOwner);
-      if (claimed.length < limit) return;
+      // Their host already has a full round waiting; the next claims leave its webhooks out.
+      await this.giveBack(refused);
+      if (claimed.length < limit || refused.length > 0) return;
     }
   }
 
-  private begin(job: DeliveryJob, leaseOwner: string, host: string): void {
-    const attempt = this.attempt(job, leaseOwner)
-      .catch((error: unknown) => {
-        // Not recorded: the lease runs out and the delivery is attempted again.
-        this.log.error(
-          { deliveryId: job.id, err: error instanceof Error ? error.message : String(error) },
-          'webhook attempt could not be recorded',
-        );
-      })
-      .finally(() => {
-        this.inFlight.delete(job.id);
-        this.slots.release(host);
+  /** Claims that must skip backlogged hosts scan past their deliveries, so they are spaced out. */
+  private mayRunExcludingClaim(): boolean {
+    const now = Date.now();
+    const wait = this.lastExcludingClaim + EXCLUDING_CLAIM_GAP_MS - now;
+    if (wait <= 0) {
+      this.lastExcludingClaim = now;
+      return true;
+    }
+    if (!this.retryTimer) {
+      this.retryTimer = setTimeout(() => {
+        this.retryTimer = null;
         this.wake();
-      });
-    this.inFlight.set(job.id, attempt);
+      }, wait);
+      this.retryTimer.unref();
+    }
+    return false;
   }
 
-  private async attempt(job: DeliveryJob, leaseOwner: string): Promise<void> {
+  private begin(job: HeldJob, host: string): void {
+    const attempt = this.attempt(job)
+      .catch((error: unknown) => {
+        // Not recorded: the lease runs out and the delivery is attempted again.
+        this.log.error({ deliveryId: job.id, err: describe(error) }, 'webhook attempt failed to run');
+      })
+      .finally(() => this.finished(job, host));
+    this.held.set(job.id, attempt);
+  }
+
+  private finished(job: HeldJob, host: string): void {
+    this.held.delete(job.id);
+    const next = this.hosts.finish(host);
+    if (next && this.running) this.begin(next, host);
+    else if (next) void this.giveBack([{ id: next.id, leaseOwner: next.leaseOwner }]);
+    if (this.maxConcurrency - this.hosts.held >= CLAIM_MIN || this.hosts.wantsMore(host)) this.wake();
+  }
+
+  private async attempt(job: HeldJob): Promise<void> {
     const startedAt = this.clock.now();
     const headers = {
       'content-type': 'application/json',
@@ -188,11 +229,11 @@ export class WebhookDispatcher {
       'x-service-delivery': job.id,
       ...signDelivery(this.secretOf(job.secret_sealed), job.id, Math.floor(startedAt / 1000), job.payload),
     };
-    const result: AttemptResult = await this.sender.send(job.url, headers, job.payload);
+    const result = await this.sender.send(job.url, headers, job.payload);
     const attempts = job.attempts + 1;
     const finishedAt = this.clock.now();
     const outcome = outcomeOfAttempt(result.ok, attempts, this.options.retryDelaysMs, finishedAt);
-    await recordAttempt(this.options.database.kysely, job.id, leaseOwner, {
+    this.writer.add(job.id, job.leaseOwner, {
       status: outcome.status,
       attempts,
       next_attempt_at: outcome.status === 'pending' ? outcome.nextAttemptAt : finishedAt,
@@ -204,6 +245,17 @@ export class WebhookDispatcher {
     });
   }
 
+  private async giveBack(jobs: Array<{ id: string; leaseOwner: string }>): Promise<void> {
+    const byOwner = new Map<string, string[]>();
+    for (const job of jobs) byOwner.set(job.leaseOwner, [...(byOwner.get(job.leaseOwner) ?? []), job.id]);
+    for (const [leaseOwner, ids] of byOwner) {
+      await releaseLeases(this.options.database.kysely, ids, leaseOwner).catch((error: unknown) =>
+        // Not released: they are due again when the lease runs out.
+        this.log.warn({ err: describe(error) }, 'webhook leases could not be released'),
+      );
+    }
+  }
+
   private secretOf(sealed: string): string {
     let secret = this.secretCache.get(sealed);
     if (secret === undefined) {
@@ -213,4 +265,10 @@ export class WebhookDispatcher {
     }
     return secret;
   }
+}
+
+type HeldJob = DeliveryJob & { leaseOwner: string };
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -1,0 +1,171 @@
+// Webhook delivery benchmark (SQLite, one instance, receiver in a separate process on 127.0.0.1).
+//
+//   npm run build && node bench/webhook-delivery.mjs
+//   BENCH_DELIVERIES=20000 BENCH_RATE=200 BENCH_SECONDS=10 node bench/webhook-delivery.mjs
+//
+// 1. Throughput: BENCH_DELIVERIES deliveries are queued through the real domain services and outbox
+//    (4 webhooks, each event matches all of them) while the dispatcher is stopped; then the dispatcher
+//    starts and the time until the receiver has them all gives deliveries per second.
+// 2. Latency: events are made at BENCH_RATE per second for BENCH_SECONDS with the dispatcher running;
+//    the receiver measures, per delivery, the time from the event's timestamp (taken inside the
+//    committing transaction) to the request's arrival: the commit-to-first-attempt delay.
+// Prints one JSON object.
+import { fork } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dist = (file) => import(path.join(root, 'dist', file));
+if (!fs.existsSync(path.join(root, 'dist/main.js'))) {
+  process.stderr.write('Run `npm run build` first.\n');
+  process.exit(2);
+}
+
+const { openDatabase } = await dist('db/database.js');
+const { migrateToLatest } = await dist('db/migrate.js');
+const { SecretBox } = await dist('lib/secret-box.js');
+const { systemClock } = await dist('lib/time.js');
+const { createServices } = await dist('services.js');
+const { OutboxEventRecorder } = await dist('webhooks/outbox.js');
+const { WebhookDispatcher } = await dist('webhooks/webhook-dispatcher.js');
+
+const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 20_000);
+const RATE = Number(process.env.BENCH_RATE ?? 200);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WEBHOOKS = 4;
+const OPERATOR = { kind: 'system', origin: 'cli' };
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const percentile = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+function startSink() {
+  const child = fork(path.join(root, 'bench/webhook-sink.mjs'), [], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ask = (message) =>
+    new Promise((resolve) => {
+      child.once('message', resolve);
+      child.send(message);
+    });
+  return new Promise((resolve) => child.once('message', ({ port }) => resolve({ child, port, ask })));
+}
+
+/** A fresh SQLite database with services, an all-boards key, `webhooks` webhooks and a stopped dispatcher. */
+async function setUp(sinkPort, webhooks) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-webhook-bench-'));
+  const database = openDatabase({ databaseUrl: null, dataDir });
+  await migrateToLatest(database);
+  const secrets = new SecretBox('bench-master-key-0123456789abcdef0123456789');
+  const holder = { dispatcher: null };
+  const wake = () => holder.dispatcher?.wake();
+  const services = createServices(
+    { database, secrets, clock: systemClock, events: new OutboxEventRecorder(wake, systemClock) },
+    { webhooks: { allowHttp: true, allowPrivate: true, onDeliveriesQueued: wake } },
+  );
+  const key = await services.apiKeys.createKey(OPERATOR, { name: 'bench', allBoards: true, grants: [] });
+  const actor = { kind: 'api_key', origin: 'api', keyId: key.id, allBoards: true, grants: new Map() };
+  for (let i = 0; i < webhooks; i++) {
+    await services.webhooks.createWebhook(actor, {
+      url: `http://127.0.0.1:${sinkPort}/hook-${i}`,
+      events: ['*'],
+    });
+  }
+  const dispatcher = new WebhookDispatcher({
+    database,
+    secrets,
+    clock: systemClock,
+    timeoutMs: 10_000,
+    retryDelaysMs: [60_000, 300_000, 1_800_000, 7_200_000],
+    allowPrivate: true,
+    ...(process.env.BENCH_PER_HOST ? { perHostConcurrency: Number(process.env.BENCH_PER_HOST) } : {}),
+  });
+  return {
+    services,
+    actor,
+    database,
+    dispatcher,
+    start: () => {
+      holder.dispatcher = dispatcher;
+      dispatcher.start();
+    },
+    async close() {
+      await dispatcher.stop();
+      await database.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function waitForDeliveries(sink, count, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const stats = await sink.ask('stats');
+    if (stats.distinct >= count || Date.now() > deadline) return stats;
+    await sleep(20);
+  }
+}
+
+const sink = await startSink();
+const result = { dialect: 'sqlite', node: process.version, cpus: os.cpus().length };
+try {
+  // 1. Throughput.
+  {
+    const bench = await setUp(sink.port, WEBHOOKS);
+    const events = Math.ceil(DELIVERIES / WEBHOOKS);
+    for (let i = 0; i < events; i++)
+      await bench.services.boards.createBoard(bench.actor, { name: `Board ${i}` });
+    const total = events * WEBHOOKS;
+    await sink.ask('reset');
+    const started = performance.now();
+    bench.start();
+    const stats = await waitForDeliveries(sink, total, 120_000);
+    const seconds = (performance.now() - started) / 1000;
+    const delivered = await bench.database.kysely
+      .selectFrom('webhook_deliveries')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('status', '=', 'delivered')
+      .executeTakeFirst();
+    result.throughput = {
+      deliveries: total,
+      received: stats.distinct,
+      recordedDelivered: Number(delivered.n),
+      seconds: Number(seconds.toFixed(2)),
+      deliveriesPerSecond: Math.round(stats.distinct / seconds),
+    };
+    await bench.close();
+  }
+
+  // 2. Commit-to-first-attempt delay at a steady event rate.
+  {
+    const bench = await setUp(sink.port, 1);
+    bench.start();
+    await sleep(200);
+    await sink.ask('reset');
+    const events = RATE * SECONDS;
+    const started = performance.now();
+    for (let i = 0; i < events; i++) {
+      const due = started + (i * 1000) / RATE;
+      const wait = due - performance.now();
+      if (wait > 0) await sleep(wait);
+      await bench.services.boards.createBoard(bench.actor, { name: `Paced ${i}` });
+    }
+    const elapsed = (performance.now() - started) / 1000;
+    const stats = await waitForDeliveries(sink, events, 30_000);
+    const delays = [...stats.delays].sort((a, b) => a - b);
+    result.latency = {
+      events,
+      eventsPerSecond: Math.round(events / elapsed),
+      received: stats.distinct,
+      p50Ms: percentile(delays, 50),
+      p99Ms: percentile(delays, 99),
+      maxMs: delays[delays.length - 1],
+    };
+    await bench.close();
+  }
+} finally {
+  sink.child.send('stop');
+}
+process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
