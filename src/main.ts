@@ -31,8 +31,20 @@ export async function serve(): Promise<void> {
   await migrateToLatest(database);
   const secrets = new SecretBox(resolveMasterKey(config.secretKey, config.dataDir));
   const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 })
+    ? new Redis(config.redisUrl, {
+        lazyConnect: false,
+        maxRetriesPerRequest: 2,
+        // While Redis is unreachable a command fails at once, and the limiter serves the request
+        // unlimited, instead of waiting in ioredis's offline queue through its reconnection back-off
+        // (measured: every request delayed, from 0.2 s growing to several seconds).
+        enableOfflineQueue: false,
+        // A Redis that accepts connections but does not answer must not hold requests either.
+        commandTimeout: 1000,
+      })
     : null;
+  // ioredis reconnects by itself and would print each failed attempt with its stack; the rate-limit
+  // plugin logs every request it serves without the store instead.
+  redis?.on('error', () => {});
 
   // Commits wake the dispatcher, which is built once the app (and its logger) exists.
   let dispatcher: WebhookDispatcher | null = null;

@@ -151,7 +151,6 @@ describe.skipIf(skip)('two instances on one PostgreSQL database', () => {
     const taskIds = created.map((r) => r.body.data.id as string);
 
     const random = seededRandom(20261122);
-    let conflicts = 0;
     const moves = await Promise.all(
       Array.from({ length: 80 }, async (_, i) => {
         const body: { laneId: string; position?: number } = { laneId: laneIds[random(3)]! };
@@ -161,7 +160,6 @@ describe.skipIf(skip)('two instances on one PostgreSQL database', () => {
         for (let attempt = 1; ; attempt++) {
           const moved = await instances[(i + attempt) % 2]!.api(key, 'POST', url, body);
           if (moved.status !== 409 || attempt === 10) return moved;
-          conflicts++;
         }
       }),
     );
@@ -406,5 +404,42 @@ describe.skipIf(skip || TEST_REDIS_URL === null)('rate limits shared through Red
       message: 'Rate limit exceeded. Try again later.',
     });
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('an instance whose Redis does not answer', () => {
+  let dataDir: string;
+  let instance: Instance | undefined;
+
+  beforeAll(() => {
+    ensureBuilt();
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-e2e-noredis-'));
+  }, 180_000);
+  afterAll(async () => {
+    await instance?.signal('SIGKILL');
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('serves every request at once, without the limit, and prints no stack traces', async () => {
+    // Nothing listens on port 1. SQLite is enough: the counters are the only thing Redis holds.
+    const env = {
+      LANEBOARD_DATA_DIR: dataDir,
+      REDIS_URL: 'redis://127.0.0.1:1',
+      LANEBOARD_RATE_LIMIT_MAX: '2',
+    };
+    const key = createKeyWithCli(env);
+    [instance] = await startTogether([
+      { name: 'instance without Redis', env: { ...env, PORT: String(await freePort()) } },
+    ]);
+    const timings: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const started = Date.now();
+      expect((await instance!.api(key, 'GET', '/boards')).status).toBe(200);
+      timings.push(Date.now() - started);
+      await sleep(200);
+    }
+    // ioredis's offline queue would hold each request through its reconnection back-off (seconds).
+    expect(Math.max(...timings)).toBeLessThan(500);
+    expect(instance!.stderr).not.toContain('Unhandled error event');
   });
 });
