@@ -3,7 +3,6 @@ import { ConfigError, loadConfig } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { DomainError } from '../domain/errors.js';
-import { serve } from '../main.js';
 import { type CliContext, openCliContext } from './context.js';
 import { registerKeysCommand } from './keys-command.js';
 
@@ -16,19 +15,34 @@ async function withContext<T>(work: (ctx: CliContext) => Promise<T>): Promise<T>
   }
 }
 
+/**
+ * Usage errors are one line on stderr, as scripts expect: commander's `error: …` with its suggestion
+ * joined on, or, for a command group called without a command, its usage line.
+ */
+function oneLineError(text: string): string {
+  const lines = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  const first = lines[0] ?? '';
+  if (first.startsWith('error: ')) return `laneboard: ${lines.join(' ').slice('error: '.length)}`;
+  if (first.startsWith('Usage: ')) return `laneboard: a command is required. ${first} (see --help)`;
+  return `laneboard: ${first}`;
+}
+
 function buildProgram(): Command {
   const program = new Command('laneboard')
     .description('Laneboard: a self-hostable task board for teams that work with AI coding agents')
     .exitOverride()
-    .configureOutput({
-      writeErr: (text) => process.stderr.write(text.split('\n')[0] ? `${text.split('\n')[0]}\n` : text),
-    })
+    .configureOutput({ writeErr: (text) => process.stderr.write(`${oneLineError(text)}\n`) })
     .showSuggestionAfterError(true);
 
   program
     .command('serve')
     .description('Serve the API (same as npm start)')
     .action(async () => {
+      // Loaded only here: the HTTP stack is not needed by the other commands, which start faster.
+      const { serve } = await import('../main.js');
       await serve();
       // serve() keeps the process alive until a signal.
       await new Promise(() => {});

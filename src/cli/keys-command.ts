@@ -5,10 +5,15 @@ import type { CliContext } from './context.js';
 
 type WithContext = <T>(work: (ctx: CliContext) => Promise<T>) => Promise<T>;
 
-export function parseGrant(value: string, previous: BoardGrant[] = []): BoardGrant[] {
+/** `BOARD_ID:read|edit`; commander reports the thrown error as a usage error (exit code 2). */
+export function parseGrantText(value: string): BoardGrant {
   const match = /^([^:\s]+):(read|edit)$/.exec(value);
   if (!match) throw new InvalidArgumentError(`"${value}" is not BOARD_ID:read or BOARD_ID:edit.`);
-  return [...previous, { boardId: match[1] as string, permission: match[2] as Permission }];
+  return { boardId: match[1] as string, permission: match[2] as Permission };
+}
+
+export function parseGrant(value: string, previous: BoardGrant[] = []): BoardGrant[] {
+  return [...previous, parseGrantText(value)];
 }
 
 function describe(key: ApiKeyView): string {
@@ -80,14 +85,13 @@ export function registerKeysCommand(program: Command, withContext: WithContext):
     });
 
   keys
-    .command('grant <id> <grant>')
-    .description('Grant a key BOARD_ID:read or BOARD_ID:edit')
+    .command('grant')
+    .description('Grant a key BOARD_ID:read or BOARD_ID:edit (replaces its permission on that board)')
+    .argument('<id>', 'the key id (key_...)')
+    .argument('<grant>', 'BOARD_ID:read or BOARD_ID:edit', parseGrantText)
     .option('--json', 'print the result as JSON')
-    .action(async (id: string, grantText: string, options: { json?: boolean }) => {
-      const [grant] = parseGrant(grantText);
-      const key = await withContext((ctx) =>
-        ctx.services.apiKeys.grantBoard(ctx.actor, id, grant as BoardGrant),
-      );
+    .action(async (id: string, grant: BoardGrant, options: { json?: boolean }) => {
+      const key = await withContext((ctx) => ctx.services.apiKeys.grantBoard(ctx.actor, id, grant));
       print(options.json ? JSON.stringify(key) : describe(key));
     });
 

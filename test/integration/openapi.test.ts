@@ -58,7 +58,7 @@ describe('OpenAPI document', () => {
 
   it('is served without an API key as a valid OpenAPI 3.1 document', async () => {
     expect(doc.openapi).toMatch(/^3\.1\./);
-    const result = await new Validator().validate(doc as unknown as object);
+    const result = await new Validator().validate(doc as unknown as Parameters<Validator['validate']>[0]);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
   });

@@ -1,0 +1,223 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { type Database, openDatabase } from '../../src/db/database.js';
+import type { Actor } from '../../src/domain/actor.js';
+import { resolveMasterKey } from '../../src/lib/master-key.js';
+import { SecretBox } from '../../src/lib/secret-box.js';
+import { systemClock } from '../../src/lib/time.js';
+import { createServices, type Services } from '../../src/services.js';
+import { OutboxEventRecorder } from '../../src/webhooks/outbox.js';
+import { createTestDatabase, TEST_DATABASE_URL } from '../support/database.js';
+import { type CliResult, laneboard, runCommand } from './run-cli.js';
+
+const OPERATOR: Actor = { kind: 'system', origin: 'cli' };
+
+interface KeyJson {
+  id: string;
+  key: string;
+  name: string;
+  allBoards: boolean;
+  grants: Array<{ boardId: string; permission: string }>;
+  revokedAt: string | null;
+}
+
+function expectUsageError(result: CliResult, mentions: string) {
+  expect(result.code).toBe(2);
+  expect(result.stdout).toBe('');
+  expect(result.stderr.endsWith('\n')).toBe(true);
+  expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+  expect(result.stderr).toContain(mentions);
+}
+
+describe('laneboard CLI (embedded SQLite)', () => {
+  let dataDir: string;
+  let env: Record<string, string>;
+  // The API, in this process, on the same data dir the CLI writes to.
+  let database: Database;
+  let services: Services;
+  let app: FastifyInstance;
+
+  const cli = (...args: string[]) => laneboard(args, env);
+  const api = (key: string, url: string) =>
+    app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-cli-'));
+    env = { LANEBOARD_DATA_DIR: dataDir };
+    // `migrate` on an empty data dir creates the database (and, like every command, the master key).
+    const migrated = await cli('migrate');
+    expect(migrated).toMatchObject({ code: 0, stderr: '' });
+    expect(migrated.stdout).toMatch(/^Applied: 001-initial/);
+
+    database = openDatabase({ databaseUrl: null, dataDir });
+    services = createServices({
+      database,
+      secrets: new SecretBox(resolveMasterKey(null, dataDir)),
+      clock: systemClock,
+      events: new OutboxEventRecorder(() => {}),
+    });
+    app = await buildApp({ database, services, rateLimit: { max: 10_000, windowMs: 60_000 } });
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app?.close();
+    await database?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('migrate again reports that the database is up to date', async () => {
+    expect(await cli('migrate')).toEqual({ code: 0, stdout: 'Database is up to date.\n', stderr: '' });
+  });
+
+  it('keys create --all-boards --json prints one JSON object with id and key; reveal prints the same key', async () => {
+    const created = await cli('keys', 'create', '--name', 'CI bot', '--all-boards', '--json');
+    expect(created.code).toBe(0);
+    expect(created.stderr).toBe('');
+    expect(created.stdout.trimEnd().split('\n')).toHaveLength(1);
+    const key = JSON.parse(created.stdout) as KeyJson;
+    expect(key).toMatchObject({ name: 'CI bot', allBoards: true, grants: [], revokedAt: null });
+    expect(key.id).toMatch(/^key_/);
+    expect(key.key).toMatch(/^ak_[0-9A-Za-z]{43}$/);
+
+    const revealed = await cli('keys', 'reveal', key.id);
+    expect(revealed).toEqual({ code: 0, stdout: `${key.key}\n`, stderr: '' });
+    expect((await api(key.key, '/api/ext/v1/boards')).statusCode).toBe(200);
+  });
+
+  it('keys create --grant (repeatable), keys grant and keys list', async () => {
+    const first = await services.boards.createBoard(OPERATOR, { name: 'First' });
+    const second = await services.boards.createBoard(OPERATOR, { name: 'Second' });
+    const created = await cli(
+      'keys',
+      'create',
+      '--name',
+      'Scoped',
+      '--grant',
+      `${first.id}:read`,
+      '--grant',
+      `${second.id}:edit`,
+      '--json',
+    );
+    expect(created.code).toBe(0);
+    const key = JSON.parse(created.stdout) as KeyJson;
+    expect(key.allBoards).toBe(false);
+    expect(key.grants).toEqual([
+      { boardId: first.id, permission: 'read' },
+      { boardId: second.id, permission: 'edit' },
+    ]);
+    const boards = (await api(key.key, '/api/ext/v1/boards')).json().data;
+    expect(boards).toEqual([
+      { id: first.id, name: 'First', permission: 'read' },
+      { id: second.id, name: 'Second', permission: 'edit' },
+    ]);
+
+    const granted = await cli('keys', 'grant', key.id, `${first.id}:edit`, '--json');
+    expect(granted.code).toBe(0);
+    expect((JSON.parse(granted.stdout) as KeyJson).grants).toContainEqual({
+      boardId: first.id,
+      permission: 'edit',
+    });
+    expect((await api(key.key, '/api/ext/v1/boards')).json().data[0].permission).toBe('edit');
+
+    const [listed, listedJson] = await Promise.all([cli('keys', 'list'), cli('keys', 'list', '--json')]);
+    expect(listed.code).toBe(0);
+    const line = listed.stdout.split('\n').find((l) => l.startsWith(key.id));
+    expect(line).toContain('Scoped');
+    expect(line).toContain(`${first.id}:edit`);
+    expect(line).toContain('active');
+    // Listing never shows key values.
+    expect(listed.stdout).not.toContain('ak_');
+    expect(listedJson.stdout).not.toContain('ak_');
+    expect((JSON.parse(listedJson.stdout) as KeyJson[]).map((k) => k.id)).toContain(key.id);
+  });
+
+  it('keys revoke: the key gets 401 through the API at once, and list shows it revoked', async () => {
+    const key = JSON.parse(
+      (await cli('keys', 'create', '--name', 'Leaked', '--all-boards', '--json')).stdout,
+    );
+    expect((await api(key.key, '/api/ext/v1/boards')).statusCode).toBe(200);
+
+    const revoked = await cli('keys', 'revoke', key.id);
+    expect(revoked).toEqual({ code: 0, stdout: `Revoked ${key.id} (Leaked).\n`, stderr: '' });
+    const res = await api(key.key, '/api/ext/v1/boards');
+    expect(res.statusCode).toBe(401);
+    expect(res.json().error.code).toBe('invalid_key');
+
+    const listed = await cli('keys', 'list');
+    expect(listed.stdout.split('\n').find((l) => l.startsWith(key.id))).toMatch(/revoked/);
+  });
+
+  it('bad arguments: one line on stderr, exit code 2', async () => {
+    const cases: Array<[string[], string]> = [
+      [['keys', 'create', '--all-boards'], '--name'],
+      [['keys', 'create', '--name', 'x'], '--all-boards'],
+      [['keys', 'create', '--name', 'x', '--all-boards', '--grant', 'brd_a:read'], 'not both'],
+      [['keys', 'create', '--name', 'x', '--grant', 'brd_a:write'], 'BOARD_ID:read'],
+      [['keys', 'create', '--name', '   ', '--all-boards'], 'name'],
+      [['keys', 'create', '--name', 'x', '--all-boards', '--colour', 'red'], "unknown option '--colour'"],
+      [['keys', 'frobnicate'], "unknown command 'frobnicate'"],
+      [['keys', 'grant', 'key_x', 'brd_a'], 'BOARD_ID:read'],
+      [['keys'], 'Usage'],
+    ];
+    const results = await Promise.all(cases.map(([args]) => cli(...args)));
+    results.forEach((result, i) => {
+      expectUsageError(result, (cases[i] as [string[], string])[1]);
+    });
+  });
+
+  it('an unknown key id: one line on stderr, exit code 1', async () => {
+    const results = await Promise.all([
+      cli('keys', 'reveal', 'key_doesnotexist'),
+      cli('keys', 'revoke', 'key_doesnotexist'),
+    ]);
+    for (const result of results) {
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe('laneboard: API key key_doesnotexist not found.\n');
+    }
+  });
+
+  it('a bad configuration stops the command with exit code 1, naming the variable', async () => {
+    const result = await laneboard(['keys', 'list'], { ...env, LANEBOARD_DB_POOL_SIZE: 'many' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^laneboard: invalid configuration: LANEBOARD_DB_POOL_SIZE: /);
+  });
+
+  it('npx laneboard keys list works from the project root', async () => {
+    const result = await runCommand('npx', ['--no-install', 'laneboard', 'keys', 'list'], env, 30_000);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('CI bot');
+  });
+});
+
+describe.skipIf(TEST_DATABASE_URL === null)('laneboard CLI (PostgreSQL)', () => {
+  it('creates and reveals a key in the database DATABASE_URL names, then exits', async () => {
+    const db = await createTestDatabase('postgres');
+    try {
+      const env = {
+        DATABASE_URL: db.databaseUrl as string,
+        LANEBOARD_SECRET_KEY: 'cli-test-master-key-0123456789abcdef',
+      };
+      const created = await laneboard(['keys', 'create', '--name', 'pg', '--all-boards', '--json'], env);
+      expect(created.code).toBe(0);
+      const key = JSON.parse(created.stdout) as KeyJson;
+      const stored = await db.database.kysely
+        .selectFrom('api_keys')
+        .select(['id', 'key_sealed'])
+        .executeTakeFirstOrThrow();
+      expect(stored.id).toBe(key.id);
+      expect(stored.key_sealed).not.toContain(key.key);
+      expect(await laneboard(['keys', 'reveal', key.id], env)).toEqual({
+        code: 0,
+        stdout: `${key.key}\n`,
+        stderr: '',
+      });
+    } finally {
+      await db.drop();
+    }
+  });
+});
