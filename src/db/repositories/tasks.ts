@@ -113,15 +113,18 @@ export async function deleteTask(db: Executor, taskId: string): Promise<void> {
   await db.deleteFrom('tasks').where('id', '=', taskId).execute();
 }
 
-/** The number of the lane's non-archived tasks, which is also the next free position. */
+/**
+ * The number of the lane's non-archived tasks, which is also the next free position. Positions are dense
+ * (0..n-1) among active tasks and null for archived ones, so this is max(position) + 1: one lookup at the
+ * end of the (lane_id, position) index instead of counting every task of the lane.
+ */
 export async function countLaneTasks(db: Executor, laneId: string): Promise<number> {
   const row = await db
     .selectFrom('tasks')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .select((eb) => eb.fn.max<number | string | null>('position').as('last'))
     .where('lane_id', '=', laneId)
-    .where('archived', '=', 0)
     .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return row.last === null ? 0 : Number(row.last) + 1;
 }
 
 /** Shifts the positions of a lane's active tasks in [from, to] by delta. */
