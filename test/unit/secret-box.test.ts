@@ -1,4 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { resolveMasterKey } from '../../src/lib/master-key.js';
 import { SecretBox } from '../../src/lib/secret-box.js';
 
 const MASTER = 'unit-test-master-key-0123456789abcdef-xyz';
@@ -56,5 +60,32 @@ describe('SecretBox', () => {
     expect(box.lookupHash(`${key}x`)).not.toBe(hash);
     expect(new SecretBox(`${MASTER}-other`).lookupHash(key)).not.toBe(hash);
     expect(hash).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+});
+
+describe('resolveMasterKey', () => {
+  const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-key-'));
+
+  it('generates secret.key (mode 0600) on first use and reads the same key afterwards', () => {
+    const dir = path.join(tempDir(), 'not-yet-created');
+    const key = resolveMasterKey(null, dir);
+    expect(key.length).toBeGreaterThanOrEqual(32);
+    expect(fs.statSync(path.join(dir, 'secret.key')).mode & 0o777).toBe(0o600);
+    expect(resolveMasterKey(null, dir)).toBe(key);
+    expect(resolveMasterKey(null, tempDir())).not.toBe(key);
+  });
+
+  it('uses the configured key and then writes no file', () => {
+    const dir = tempDir();
+    expect(resolveMasterKey(MASTER, dir)).toBe(MASTER);
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  it('refuses an emptied or truncated key file instead of silently using another key', () => {
+    const dir = tempDir();
+    for (const content of ['', '\n', 'short\n']) {
+      fs.writeFileSync(path.join(dir, 'secret.key'), content, { mode: 0o600 });
+      expect(() => resolveMasterKey(null, dir)).toThrow(/secret\.key/);
+    }
   });
 });
