@@ -97,6 +97,17 @@ function run(ports, key, scenario) {
   }));
 }
 
+async function stopAll() {
+  const running = children.splice(0).filter((child) => child.exitCode === null && child.signalCode === null);
+  await Promise.all(
+    running.map((child) => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      return exited;
+    }),
+  );
+}
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 try {
@@ -216,12 +227,14 @@ try {
     JSON.stringify({ label, summary }, null, 2),
   );
   if (pgTarget) {
+    // The servers' dispatchers keep querying the schema: dropping it under them can deadlock.
+    await stopAll();
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
     await client.query(`drop schema if exists ${pgTarget.schema} cascade`);
     await client.end();
   }
 } finally {
-  for (const child of children) child.kill('SIGTERM');
+  await stopAll();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

@@ -1,7 +1,10 @@
-// Webhook delivery benchmark (SQLite, one instance, receiver in a separate process on 127.0.0.1).
+// Webhook delivery benchmark (SQLite or PostgreSQL, one or more instances' dispatchers, receiver in a
+// separate process on 127.0.0.1).
 //
 //   npm run build && node bench/webhook-delivery.mjs
 //   BENCH_DELIVERIES=20000 BENCH_RATE=200 BENCH_SECONDS=10 node bench/webhook-delivery.mjs
+//   BENCH_DATABASE_URL=postgres://... node bench/webhook-delivery.mjs      PostgreSQL, a fresh schema
+//   BENCH_DATABASE_URL=postgres://... BENCH_INSTANCES=2 node ...          + dispatchers in other processes
 //
 // 1. Throughput: BENCH_DELIVERIES deliveries are queued through the real domain services and outbox
 //    (4 webhooks, each event matches all of them) while the dispatcher is stopped; then the dispatcher
@@ -15,6 +18,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (file) => import(path.join(root, 'dist', file));
@@ -35,6 +39,13 @@ const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 20_000);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WEBHOOKS = 4;
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? null;
+const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 1);
+const MASTER_KEY = 'bench-master-key-0123456789abcdef0123456789';
+if (INSTANCES > 1 && !DATABASE_URL) {
+  process.stderr.write('BENCH_INSTANCES > 1 needs BENCH_DATABASE_URL: SQLite is served by one process.\n');
+  process.exit(2);
+}
 const OPERATOR = { kind: 'system', origin: 'cli' };
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -53,12 +64,60 @@ function startSink() {
   return new Promise((resolve) => child.once('message', ({ port }) => resolve({ child, port, ask })));
 }
 
-/** A fresh SQLite database with services, an all-boards key, `webhooks` webhooks and a stopped dispatcher. */
+/** A fresh PostgreSQL schema on BENCH_DATABASE_URL; `url` connects to it. */
+async function createSchema() {
+  const name = `whbench_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create schema ${name}`);
+  await admin.end();
+  const url = new URL(DATABASE_URL);
+  url.searchParams.set('options', `-c search_path=${name}`);
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: DATABASE_URL });
+      await client.connect();
+      await client.query(`drop schema if exists ${name} cascade`);
+      await client.end();
+    },
+  };
+}
+
+/** Another instance's dispatcher in its own process (bench/webhook-dispatcher-worker.mjs), stopped. */
+function startWorker(databaseUrl) {
+  const child = fork(path.join(root, 'bench/webhook-dispatcher-worker.mjs'), [databaseUrl, MASTER_KEY], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ask = (message, answer) =>
+    new Promise((resolve) => {
+      const onMessage = (reply) => {
+        if (reply !== answer) return;
+        child.off('message', onMessage);
+        resolve();
+      };
+      child.on('message', onMessage);
+      if (message) child.send(message);
+    });
+  return ask(null, 'ready').then(() => ({
+    start: () => ask('start', 'started'),
+    stop: () => ask('stop', 'stopped'),
+  }));
+}
+
+/**
+ * A fresh database (SQLite, or a PostgreSQL schema) with services, an all-boards key, `webhooks`
+ * webhooks and stopped dispatchers: this process's, and BENCH_INSTANCES - 1 in other processes.
+ */
 async function setUp(sinkPort, webhooks) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-webhook-bench-'));
-  const database = openDatabase({ databaseUrl: null, dataDir });
+  const schema = DATABASE_URL ? await createSchema() : null;
+  const database = openDatabase({ databaseUrl: schema?.url ?? null, dataDir });
   await migrateToLatest(database);
-  const secrets = new SecretBox('bench-master-key-0123456789abcdef0123456789');
+  const workers = schema
+    ? await Promise.all(Array.from({ length: INSTANCES - 1 }, () => startWorker(schema.url)))
+    : [];
+  const secrets = new SecretBox(MASTER_KEY);
   const holder = { dispatcher: null };
   const wake = () => holder.dispatcher?.wake();
   const services = createServices(
@@ -87,13 +146,15 @@ async function setUp(sinkPort, webhooks) {
     actor,
     database,
     dispatcher,
-    start: () => {
+    start: async () => {
       holder.dispatcher = dispatcher;
       dispatcher.start();
+      await Promise.all(workers.map((worker) => worker.start()));
     },
     async close() {
-      await dispatcher.stop();
+      await Promise.all([dispatcher.stop(), ...workers.map((worker) => worker.stop())]);
       await database.close();
+      await schema?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -109,7 +170,12 @@ async function waitForDeliveries(sink, count, timeoutMs) {
 }
 
 const sink = await startSink();
-const result = { dialect: 'sqlite', node: process.version, cpus: os.cpus().length };
+const result = {
+  dialect: DATABASE_URL ? 'postgres' : 'sqlite',
+  instances: INSTANCES,
+  node: process.version,
+  cpus: os.cpus().length,
+};
 try {
   // 1. Throughput.
   {
@@ -120,20 +186,33 @@ try {
     const total = events * WEBHOOKS;
     await sink.ask('reset');
     const started = performance.now();
-    bench.start();
+    await bench.start();
     const stats = await waitForDeliveries(sink, total, 120_000);
     const seconds = (performance.now() - started) / 1000;
-    const delivered = await bench.database.kysely
-      .selectFrom('webhook_deliveries')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('status', '=', 'delivered')
-      .executeTakeFirst();
+    // Results are written in batches, by every instance: wait (bounded) until all are recorded.
+    const countDelivered = async () =>
+      Number(
+        (
+          await bench.database.kysely
+            .selectFrom('webhook_deliveries')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('status', '=', 'delivered')
+            .executeTakeFirst()
+        ).n,
+      );
+    let delivered = await countDelivered();
+    for (const deadline = Date.now() + 30_000; delivered < total && Date.now() < deadline; ) {
+      await sleep(20);
+      delivered = await countDelivered();
+    }
+    const recordedSeconds = (performance.now() - started) / 1000;
     result.throughput = {
       deliveries: total,
       received: stats.distinct,
-      recordedDelivered: Number(delivered.n),
+      recordedDelivered: delivered,
       seconds: Number(seconds.toFixed(2)),
       deliveriesPerSecond: Math.round(stats.distinct / seconds),
+      secondsUntilAllRecorded: Number(recordedSeconds.toFixed(2)),
     };
     await bench.close();
   }
@@ -141,7 +220,7 @@ try {
   // 2. Commit-to-first-attempt delay at a steady event rate.
   {
     const bench = await setUp(sink.port, 1);
-    bench.start();
+    await bench.start();
     await sleep(200);
     await sink.ask('reset');
     const events = RATE * SECONDS;
