@@ -23,15 +23,26 @@ export interface AppDeps {
   rateLimit: { max: number; windowMs: number };
   redis?: Redis | null;
   logger?: FastifyServerOptions['logger'];
+  trustProxy?: boolean | number | string[];
 }
 
 const MiB = 1024 * 1024;
+
+/** A hop count means: trust that many proxies nearest to us (Fastify's types only take it as a function). */
+function fastifyTrustProxy(
+  setting: boolean | number | string[],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof setting === 'number' ? (_address, hop) => hop < setting : setting;
+}
 
 /** The HTTP application without `listen`, so tests drive it with `inject` and main.ts serves it. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger ?? false,
     bodyLimit: MiB,
+    trustProxy: fastifyTrustProxy(deps.trustProxy ?? false),
+    // A client that trickles its request is cut off (408) instead of holding a connection forever.
+    requestTimeout: 60_000,
     clientErrorHandler,
     frameworkErrors,
     // Requests that reach a closing server on an open connection are served (with Connection: close)

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { formatDuration, parseDuration } from './lib/duration.js';
 
 export interface Config {
@@ -19,6 +20,8 @@ export interface Config {
     allowPrivate: boolean;
   };
   logLevel: string;
+  /** Fastify `trustProxy`: which proxies' X-Forwarded-For to believe for the client address. */
+  trustProxy: boolean | number | string[];
 }
 
 export class ConfigError extends Error {
@@ -139,5 +142,37 @@ export function loadConfig(env: Env = process.env): Config {
       allowPrivate: boolean(env, 'LANEBOARD_WEBHOOK_ALLOW_PRIVATE'),
     },
     logLevel,
+    trustProxy: trustProxy(env, 'LANEBOARD_TRUST_PROXY'),
   };
+}
+
+/**
+ * `false` (default: the socket address is the client), `true` (trust every proxy), a hop count, or a
+ * comma-separated list of proxy addresses/CIDR ranges. Behind a load balancer this makes the per-address
+ * rate limit count clients rather than the balancer.
+ */
+function trustProxy(env: Env, name: string): boolean | number | string[] {
+  const raw = text(env, name);
+  if (raw === undefined || raw.toLowerCase() === 'false') return false;
+  if (raw.toLowerCase() === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const entries = raw.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    if (!ipaddr.isValid(entry) && !isCidr(entry)) {
+      throw new ConfigError(
+        name,
+        `must be true, false, a hop count or a list of addresses/CIDR ranges, got "${entry}"`,
+      );
+    }
+  }
+  return entries;
+}
+
+function isCidr(entry: string): boolean {
+  try {
+    ipaddr.parseCIDR(entry);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -65,6 +65,7 @@ export async function serve(): Promise<void> {
     services,
     rateLimit: config.rateLimit,
     redis,
+    trustProxy: config.trustProxy,
     logger: {
       level: config.logLevel,
       redact: { paths: ['req.headers.authorization', '*.secret', '*.key'], censor: '[redacted]' },

@@ -33,6 +33,7 @@ describe('loadConfig defaults', () => {
         allowPrivate: false,
       },
       logLevel: 'info',
+      trustProxy: false,
     });
   });
 
@@ -170,5 +171,26 @@ describe('parseDuration', () => {
     for (const text of ['2h', '30m', '10s', '250ms']) {
       expect(formatDuration(parseDuration(text) as number)).toBe(text);
     }
+  });
+});
+
+describe('LANEBOARD_TRUST_PROXY', () => {
+  it('defaults to trusting no proxy', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+  });
+
+  it('accepts true, false, a hop count and a list of addresses or ranges', () => {
+    expect(loadConfig({ LANEBOARD_TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ LANEBOARD_TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ LANEBOARD_TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ LANEBOARD_TRUST_PROXY: '10.0.0.0/8, 192.168.1.7' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.7',
+    ]);
+  });
+
+  it('rejects anything else, naming the variable', () => {
+    expect(() => loadConfig({ LANEBOARD_TRUST_PROXY: 'my-balancer' })).toThrow(/LANEBOARD_TRUST_PROXY/);
+    expect(() => loadConfig({ LANEBOARD_TRUST_PROXY: '10.0.0.0/99' })).toThrow(ConfigError);
   });
 });
