@@ -20,6 +20,8 @@ const instances = Number(process.env.BENCH_INSTANCES ?? 1);
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? null;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-bench-'));
 const children = [];
+// Ports derived from the pid so two benchmark runs on one machine never answer each other's requests.
+const portBase = Number(process.env.BENCH_PORT_BASE ?? 20000 + (process.pid % 10000) * 4);
 
 async function freshSchemaUrl() {
   if (!databaseUrl) return null;
@@ -140,7 +142,7 @@ try {
     sqlite.close();
   }
   fs.writeFileSync(path.join(dataDir, 'secret.key'), 'bench-master-key-0123456789abcdef0123456789');
-  const lanePorts = Array.from({ length: instances }, (_, i) => 4100 + i);
+  const lanePorts = Array.from({ length: instances }, (_, i) => portBase + i);
   for (const port of lanePorts) await start('dist/main.js', port, dbEnv);
 
   // Data: one board with 100 tasks over 4 lanes for reads, another board for creates.
@@ -162,12 +164,12 @@ try {
     return { board, task, writeBoard, writeLane };
   }
   const lb = await seed(lanePorts[0], key);
-  const basePort = 4200;
+  const basePort = portBase + 2;
   // Baseline data lives in SQLite: seed it through a single-instance embedded Laneboard when on PostgreSQL.
   let base = lb;
   if (pgTarget) {
-    await start('dist/main.js', 4300, {});
-    base = await seed(4300, key);
+    await start('dist/main.js', portBase + 3, {});
+    base = await seed(portBase + 3, key);
     children.pop().kill('SIGTERM');
   }
   await start('bench/baseline-server.mjs', basePort, {});
@@ -199,14 +201,15 @@ try {
       entry.laneboard.push(l.rps);
       entry.p99.push(l.p99);
       entry.baseP99.push(b.p99);
-      entry.errors += b.errors + l.errors;
+      entry.errors += l.errors;
+      entry.baseErrors += b.errors;
     }
   }
   const label = `${pgTarget ? 'PostgreSQL' : 'SQLite'}, ${instances} instance${instances > 1 ? 's' : ''}`;
   console.log(
     `\nAPI benchmark (${label}; ${rounds} rounds × ${seconds}s, ${connections} connections, node ${process.version}, ${os.cpus().length} cores)\n`,
   );
-  console.log('| scenario | baseline req/s | Laneboard req/s | ratio | Laneboard p99 ms | errors |');
+  console.log('| scenario | baseline req/s | Laneboard req/s | ratio | Laneboard p99 ms | errors (baseline/Laneboard) |');
   console.log('|---|---|---|---|---|---|');
   const summary = {};
   for (const [name, e] of Object.entries(results)) {
