@@ -1,8 +1,9 @@
 import type { Permission } from '../../domain/actor.js';
 import type { ApiKeyRow, Executor } from '../schema.js';
 
-export interface KeyWithGrants {
-  key: ApiKeyRow;
+export interface ActiveKeyAccess {
+  id: string;
+  allBoards: boolean;
   grants: Array<{ board_id: string; permission: Permission }>;
 }
 
@@ -14,17 +15,29 @@ export async function findApiKeyById(db: Executor, id: string): Promise<ApiKeyRo
   return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** The active key with this lookup hash and its grants, in one round trip per table. */
-export async function findActiveKeyByHash(db: Executor, keyHash: string): Promise<KeyWithGrants | undefined> {
-  const key = await db
-    .selectFrom('api_keys')
-    .selectAll()
-    .where('key_hash', '=', keyHash)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  if (!key) return undefined;
-  const grants = key.all_boards ? [] : await listGrants(db, key.id);
-  return { key, grants };
+/** The active key with this lookup hash and its grants: one query, on every authenticated request. */
+export async function findActiveKeyByHash(
+  db: Executor,
+  keyHash: string,
+): Promise<ActiveKeyAccess | undefined> {
+  const rows = await db
+    .selectFrom('api_keys as k')
+    .leftJoin('api_key_grants as g', 'g.api_key_id', 'k.id')
+    .select(['k.id', 'k.all_boards', 'g.board_id', 'g.permission'])
+    .where('k.key_hash', '=', keyHash)
+    .where('k.revoked_at', 'is', null)
+    .execute();
+  const first = rows[0];
+  if (!first) return undefined;
+  const allBoards = first.all_boards === 1;
+  const grants = allBoards
+    ? []
+    : rows.flatMap((r) =>
+        r.board_id !== null && r.permission !== null
+          ? [{ board_id: r.board_id, permission: r.permission }]
+          : [],
+      );
+  return { id: first.id, allBoards, grants };
 }
 
 export async function listApiKeys(db: Executor): Promise<ApiKeyRow[]> {
