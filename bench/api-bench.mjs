@@ -188,13 +188,17 @@ try {
   for (let round = 0; round < rounds; round++) {
     for (const [i, scenario] of scenarios(lb).entries()) {
       const baseScenario = scenarios(base)[i];
-      const entry = (results[scenario.name] ??= {
-        baseline: [],
-        laneboard: [],
-        p99: [],
-        baseP99: [],
-        errors: 0,
-      });
+      if (!results[scenario.name]) {
+        results[scenario.name] = {
+          baseline: [],
+          laneboard: [],
+          p99: [],
+          baseP99: [],
+          errors: 0,
+          baseErrors: 0,
+        };
+      }
+      const entry = results[scenario.name];
       const b = await run([basePort], key, baseScenario);
       const l = await run(lanePorts, key, scenario);
       entry.baseline.push(b.rps);
@@ -209,7 +213,9 @@ try {
   console.log(
     `\nAPI benchmark (${label}; ${rounds} rounds × ${seconds}s, ${connections} connections, node ${process.version}, ${os.cpus().length} cores)\n`,
   );
-  console.log('| scenario | baseline req/s | Laneboard req/s | ratio | Laneboard p99 ms | errors (baseline/Laneboard) |');
+  console.log(
+    '| scenario | baseline req/s | Laneboard req/s | ratio | Laneboard p99 ms | errors (baseline/Laneboard) |',
+  );
   console.log('|---|---|---|---|---|---|');
   const summary = {};
   for (const [name, e] of Object.entries(results)) {
