@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorCode } from '../domain/errors.js';
+import { loggableError } from '../lib/loggable-error.js';
 import { errorBody, STATUS_BY_CODE } from './error-status.js';
 import { describeValidationError } from './validation.js';
 
@@ -51,7 +52,7 @@ export function installErrorHandling(app: FastifyInstance): void {
       return reply.status(status).send(errorBody(code, error.message || 'Bad request.'));
     }
     // Unexpected: the log gets the error with the request id; the client gets neither stack nor SQL.
-    request.log.error({ err: error }, 'request failed');
+    request.log.error({ err: loggableError(error) }, 'request failed');
     return reply
       .status(500)
       .send(errorBody('internal_error', `An internal error occurred (request id ${request.id}).`));
@@ -76,7 +77,7 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
       .send(errorBody('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`));
     return;
   }
-  request.log.error({ err: error }, 'router failed');
+  request.log.error({ err: loggableError(error) }, 'router failed');
   reply
     .status(500)
     .send(errorBody('internal_error', `An internal error occurred (request id ${request.id}).`));

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { loggableError } from '../lib/loggable-error.js';
 import type { DispatcherLog } from './webhook-dispatcher.js';
 
 const RECONNECT_DELAY_MS = 1000;
@@ -74,7 +75,7 @@ export class PgWakeListener {
     void this.end(client);
     if (this.client === client) this.client = null;
     if (this.stopped || this.retryTimer) return;
-    this.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'webhook LISTEN lost');
+    this.log.warn({ err: loggableError(error) }, 'webhook LISTEN lost');
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       void this.connect();

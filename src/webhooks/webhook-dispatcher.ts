@@ -6,6 +6,7 @@ import {
   loadDeliveryJobs,
   releaseLeases,
 } from '../db/repositories/deliveries.js';
+import { loggableError } from '../lib/loggable-error.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import { type Clock, systemClock } from '../lib/time.js';
 import { AttemptWriter } from './attempt-writer.js';
@@ -92,7 +93,7 @@ export class WebhookDispatcher {
       ...(options.resolve ? { resolve: options.resolve } : {}),
     });
     this.writer = new AttemptWriter(options.database, (error, count) =>
-      this.log.error({ count, err: describe(error) }, 'webhook attempts could not be recorded'),
+      this.log.error({ count, err: loggableError(error) }, 'webhook attempts could not be recorded'),
     );
   }
 
@@ -142,7 +143,7 @@ export class WebhookDispatcher {
         await this.claimCycle();
       } catch (error) {
         // The database may be briefly unavailable; the next wake-up or poll tries again.
-        this.log.error({ err: describe(error) }, 'webhook claim failed');
+        this.log.error({ err: loggableError(error) }, 'webhook claim failed');
         return;
       }
     }
@@ -206,7 +207,7 @@ export class WebhookDispatcher {
     const attempt = this.attempt(job)
       .catch((error: unknown) => {
         // Not recorded: the lease runs out and the delivery is attempted again.
-        this.log.error({ deliveryId: job.id, err: describe(error) }, 'webhook attempt failed to run');
+        this.log.error({ deliveryId: job.id, err: loggableError(error) }, 'webhook attempt failed to run');
       })
       .finally(() => this.finished(job, host));
     this.held.set(job.id, attempt);
@@ -251,7 +252,7 @@ export class WebhookDispatcher {
     for (const [leaseOwner, ids] of byOwner) {
       await releaseLeases(this.options.database.kysely, ids, leaseOwner).catch((error: unknown) =>
         // Not released: they are due again when the lease runs out.
-        this.log.warn({ err: describe(error) }, 'webhook leases could not be released'),
+        this.log.warn({ err: loggableError(error) }, 'webhook leases could not be released'),
       );
     }
   }
@@ -268,7 +269,3 @@ export class WebhookDispatcher {
 }
 
 type HeldJob = DeliveryJob & { leaseOwner: string };
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

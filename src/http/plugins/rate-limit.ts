@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import { DomainError } from '../../domain/errors.js';
+import { loggableError } from '../../lib/loggable-error.js';
 
 export interface RateLimitOptions {
   max: number;
@@ -63,7 +64,10 @@ export const rateLimiting = fp<RateLimitOptions>(
         if (error instanceof DomainError) throw error;
         // The counter store (Redis) failed. The limit protects the service; an outage of its store
         // should not take the API down with it, so the request is served unlimited, and logged.
-        request.log.warn({ err: error }, 'rate limit store unavailable; request served without a limit');
+        request.log.warn(
+          { err: loggableError(error) },
+          'rate limit store unavailable; request served without a limit',
+        );
       }
     });
   },
