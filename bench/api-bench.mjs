@@ -227,7 +227,7 @@ try {
       p99: median(e.p99),
     };
     console.log(
-      `| ${name} | ${median(e.baseline).toFixed(0)} | ${median(e.laneboard).toFixed(0)} | ${ratio.toFixed(2)}× | ${median(e.p99)} | ${e.errors} |`,
+      `| ${name} | ${median(e.baseline).toFixed(0)} | ${median(e.laneboard).toFixed(0)} | ${ratio.toFixed(2)}× | ${median(e.p99)} | ${e.baseErrors}/${e.errors} |`,
     );
   }
   fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });

@@ -14,6 +14,9 @@ const lookupKey = Buffer.from(hkdfSync('sha256', Buffer.from(master), 'laneboard
 const db = new Database(path.join(dataDir, 'laneboard.sqlite'));
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = NORMAL');
+// As Laneboard does: the Laneboard server on the same file writes too (its dispatcher's claim, an UPDATE,
+// every second even when idle); without a busy timeout a baseline write then fails with SQLITE_BUSY.
+db.pragma('busy_timeout = 5000');
 
 const keyByHash = db.prepare('select id, all_boards from api_keys where key_hash = ? and revoked_at is null');
 const grant = db.prepare('select permission from api_key_grants where api_key_id = ? and board_id = ?');
@@ -85,20 +88,23 @@ http
         return send(res, 400, { error: { code: 'validation_error', message: 'laneId' } });
       const now = new Date().toISOString();
       const id = `task_${randomBytes(16).toString('base64url')}`;
-      const created = db.transaction(() => {
-        const position = countInLane.get(body.laneId).n;
-        insertTask.run(
-          id,
-          boardId,
-          body.laneId,
-          randomBytes(5).toString('hex').slice(0, 8),
-          body.title,
-          position,
-          now,
-          now,
-        );
-        return position;
-      })();
+      // IMMEDIATE: a deferred transaction that reads first cannot wait its turn to write (SQLITE_BUSY).
+      const created = db
+        .transaction(() => {
+          const position = countInLane.get(body.laneId).n;
+          insertTask.run(
+            id,
+            boardId,
+            body.laneId,
+            randomBytes(5).toString('hex').slice(0, 8),
+            body.title,
+            position,
+            now,
+            now,
+          );
+          return position;
+        })
+        .immediate();
       send(res, 201, { data: { id, title: body.title, laneId: body.laneId, position: created } });
     });
   })
