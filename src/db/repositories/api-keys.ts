@@ -1,4 +1,5 @@
 import type { Permission } from '../../domain/actor.js';
+import { precompiled } from '../precompiled.js';
 import type { ApiKeyRow, Executor } from '../schema.js';
 
 export interface ActiveKeyAccess {
@@ -16,17 +17,20 @@ export async function findApiKeyById(db: Executor, id: string): Promise<ApiKeyRo
 }
 
 /** The active key with this lookup hash and its grants: one query, on every authenticated request. */
-export async function findActiveKeyByHash(
-  db: Executor,
-  keyHash: string,
-): Promise<ActiveKeyAccess | undefined> {
-  const rows = await db
+const activeKeyByHash = precompiled(1, (db, keyHash: string) =>
+  db
     .selectFrom('api_keys as k')
     .leftJoin('api_key_grants as g', 'g.api_key_id', 'k.id')
     .select(['k.id', 'k.all_boards', 'g.board_id', 'g.permission'])
     .where('k.key_hash', '=', keyHash)
-    .where('k.revoked_at', 'is', null)
-    .execute();
+    .where('k.revoked_at', 'is', null),
+);
+
+export async function findActiveKeyByHash(
+  db: Executor,
+  keyHash: string,
+): Promise<ActiveKeyAccess | undefined> {
+  const rows = await activeKeyByHash(db, keyHash);
   const first = rows[0];
   if (!first) return undefined;
   const allBoards = first.all_boards === 1;

@@ -1,5 +1,6 @@
 import type { ShiftRange } from '../../domain/positions.js';
 import type { Tx } from '../../domain/transaction.js';
+import { precompiled } from '../precompiled.js';
 import type { Executor, NewTaskRow, TaskRow } from '../schema.js';
 
 /** A task as the list shows it: the (possibly long) description and turn timestamp are not read. */
@@ -59,13 +60,12 @@ export function taskListQuery(db: Executor, boardId: string, filter: TaskListFil
     .orderBy('tasks.id');
 }
 
+const findTaskQuery = precompiled(2, (db, boardId: string, taskId: string) =>
+  db.selectFrom('tasks').selectAll().where('id', '=', taskId).where('board_id', '=', boardId),
+);
+
 export async function findTask(db: Executor, boardId: string, taskId: string): Promise<TaskRow | undefined> {
-  return db
-    .selectFrom('tasks')
-    .selectAll()
-    .where('id', '=', taskId)
-    .where('board_id', '=', boardId)
-    .executeTakeFirst();
+  return (await findTaskQuery(db, boardId, taskId))[0];
 }
 
 export async function findTaskLaneId(
