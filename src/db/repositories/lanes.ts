@@ -1,4 +1,5 @@
 import type { ShiftRange } from '../../domain/positions.js';
+import { precompiled } from '../precompiled.js';
 import type { Executor, LaneRow } from '../schema.js';
 
 export async function listLanes(db: Executor, boardId: string): Promise<LaneRow[]> {
@@ -22,13 +23,13 @@ export async function listLanesWithTaskCounts(
   return rows.map((r) => ({ id: r.id, name: r.name, taskCount: Number(r.taskCount) }));
 }
 
+const findLaneQuery = precompiled(2, (db, boardId: string, laneId: string) =>
+  db.selectFrom('lanes').selectAll().where('id', '=', laneId).where('board_id', '=', boardId),
+);
+
+/** Runs on every task write (the lane must be one of the board's): compiled once. */
 export async function findLane(db: Executor, boardId: string, laneId: string): Promise<LaneRow | undefined> {
-  return db
-    .selectFrom('lanes')
-    .selectAll()
-    .where('id', '=', laneId)
-    .where('board_id', '=', boardId)
-    .executeTakeFirst();
+  return (await findLaneQuery(db, boardId, laneId))[0];
 }
 
 export async function countLanes(db: Executor, boardId: string): Promise<number> {

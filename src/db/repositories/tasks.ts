@@ -118,13 +118,16 @@ export async function deleteTask(db: Executor, taskId: string): Promise<void> {
  * (0..n-1) among active tasks and null for archived ones, so this is max(position) + 1: one lookup at the
  * end of the (lane_id, position) index instead of counting every task of the lane.
  */
-export async function countLaneTasks(db: Executor, laneId: string): Promise<number> {
-  const row = await db
+const lastLanePosition = precompiled(1, (db, laneId: string) =>
+  db
     .selectFrom('tasks')
     .select((eb) => eb.fn.max<number | string | null>('position').as('last'))
-    .where('lane_id', '=', laneId)
-    .executeTakeFirstOrThrow();
-  return row.last === null ? 0 : Number(row.last) + 1;
+    .where('lane_id', '=', laneId),
+);
+
+export async function countLaneTasks(db: Executor, laneId: string): Promise<number> {
+  const last = (await lastLanePosition(db, laneId))[0]?.last ?? null;
+  return last === null ? 0 : Number(last) + 1;
 }
 
 /** Shifts the positions of a lane's active tasks in [from, to] by delta. */

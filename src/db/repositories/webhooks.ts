@@ -1,3 +1,4 @@
+import { precompiled } from '../precompiled.js';
 import type { Executor, WebhookRow } from '../schema.js';
 
 export async function insertWebhook(db: Executor, row: WebhookRow): Promise<void> {
@@ -78,11 +79,8 @@ export async function apiKeyIsActive(db: Executor, keyId: string): Promise<boole
  * Active webhooks of unrevoked keys that hold a grant on the board (all-boards keys count).
  * The event-type filter is applied by the caller, on the decoded `events` list.
  */
-export async function listWebhooksForBoard(
-  db: Executor,
-  boardId: string,
-): Promise<Array<Pick<WebhookRow, 'id' | 'events'>>> {
-  return db
+const webhooksForBoard = precompiled(1, (db, boardId: string) =>
+  db
     .selectFrom('webhooks as w')
     .innerJoin('api_keys as k', 'k.id', 'w.api_key_id')
     .select(['w.id', 'w.events'])
@@ -99,6 +97,13 @@ export async function listWebhooksForBoard(
             .where('g.board_id', '=', boardId),
         ),
       ]),
-    )
-    .execute();
+    ),
+);
+
+/** Runs in every mutation's transaction (the outbox's matching): compiled once. */
+export async function listWebhooksForBoard(
+  db: Executor,
+  boardId: string,
+): Promise<Array<Pick<WebhookRow, 'id' | 'events'>>> {
+  return webhooksForBoard(db, boardId);
 }
