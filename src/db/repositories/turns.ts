@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import type { Tx } from '../../domain/transaction.js';
 import type { Dialect, Executor, TurnRow } from '../schema.js';
 
 export type TurnSource = TurnRow['source'];
@@ -11,32 +10,6 @@ export interface WatermarkRow {
   source: TurnSource;
   source_id: string;
   captured_at: string;
-}
-
-export async function findTaskOnBoard(db: Executor, boardId: string, taskId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('tasks')
-    .select('id')
-    .where('id', '=', taskId)
-    .where('board_id', '=', boardId)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-/**
- * Like findTaskOnBoard, but on PostgreSQL also locks the task row to the end of the transaction, so
- * concurrent batches for one task run one after the other and the task cannot be deleted under them.
- * FOR NO KEY UPDATE (not FOR UPDATE) leaves inserts of other children, whose foreign-key checks take
- * KEY SHARE locks, unblocked. SQLite needs no lock: its one connection runs transactions one at a time.
- */
-export async function lockTaskOnBoard(tx: Tx, boardId: string, taskId: string): Promise<boolean> {
-  const query = tx.db
-    .selectFrom('tasks')
-    .select('id')
-    .where('id', '=', taskId)
-    .where('board_id', '=', boardId);
-  const row = await (tx.dialect === 'postgres' ? query.forNoKeyUpdate() : query).executeTakeFirst();
-  return row !== undefined;
 }
 
 /** Moves `tasks.last_turn_at` forward to `capturedAt`, never backwards. */

@@ -1,11 +1,10 @@
 import { boardExists } from '../../db/repositories/boards.js';
+import { lockTaskRow, taskExists } from '../../db/repositories/tasks.js';
 import {
   bumpTaskLastTurnAt,
-  findTaskOnBoard,
   findWatermarkRows,
   insertTurnsIgnoringDuplicates,
   listTurnsPage,
-  lockTaskOnBoard,
   type StoredTurn,
   type TurnSource,
 } from '../../db/repositories/turns.js';
@@ -83,7 +82,7 @@ export class TurnService {
     return inTransaction(this.deps.database, async (tx) => {
       // Batches for one task run one after another (task row lock), so overlapping batches from two
       // clients cannot deadlock on each other's unique-index entries; ON CONFLICT absorbs the overlap.
-      if (!(await lockTaskOnBoard(tx, boardId, taskId))) throw await this.missing(tx.db, boardId);
+      if (!(await lockTaskRow(tx, boardId, taskId))) throw await this.missing(tx.db, boardId);
       const createdAt = isoNow(this.deps.clock);
       const rows: TurnRow[] = turns.map((turn) => ({
         id: newId('turn'),
@@ -117,7 +116,7 @@ export class TurnService {
     if (cursor) checkCursorMatches(cursor, { taskId, source, after });
 
     const db = this.deps.database.kysely;
-    if (!(await findTaskOnBoard(db, boardId, taskId))) throw await this.missing(db, boardId);
+    if (!(await taskExists(db, boardId, taskId))) throw await this.missing(db, boardId);
     const rows = await listTurnsPage(db, {
       taskId,
       source,
@@ -137,7 +136,7 @@ export class TurnService {
   async getWatermarks(actor: Actor, boardId: string, taskId: string): Promise<Watermarks> {
     requireBoardPermission(actor, boardId, 'read');
     const db = this.deps.database.kysely;
-    if (!(await findTaskOnBoard(db, boardId, taskId))) throw await this.missing(db, boardId);
+    if (!(await taskExists(db, boardId, taskId))) throw await this.missing(db, boardId);
     return this.watermarksOf(db, taskId);
   }
 
