@@ -18,6 +18,8 @@ export interface Config {
     retryDelaysMs: number[];
     allowHttp: boolean;
     allowPrivate: boolean;
+    /** Finished deliveries (and events nothing refers to any more) older than this are deleted. */
+    retentionMs: number;
   };
   logLevel: string;
   /** Fastify `trustProxy`: which proxies' X-Forwarded-For to believe for the client address. */
@@ -140,6 +142,7 @@ export function loadConfig(env: Env = process.env): Config {
       retryDelaysMs,
       allowHttp: boolean(env, 'LANEBOARD_WEBHOOK_ALLOW_HTTP'),
       allowPrivate: boolean(env, 'LANEBOARD_WEBHOOK_ALLOW_PRIVATE'),
+      retentionMs: duration(env, 'LANEBOARD_WEBHOOK_RETENTION', '720h', 60_000),
     },
     logLevel,
     trustProxy: trustProxy(env, 'LANEBOARD_TRUST_PROXY'),

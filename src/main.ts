@@ -10,6 +10,7 @@ import { systemClock } from './lib/time.js';
 import { createServices } from './services.js';
 import { OutboxEventRecorder } from './webhooks/outbox.js';
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
+import { WebhookHistoryRetention } from './webhooks/webhook-history-retention.js';
 
 export async function serve(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -48,6 +49,7 @@ export async function serve(): Promise<void> {
 
   // Commits wake the dispatcher, which is built once the app (and its logger) exists.
   let dispatcher: WebhookDispatcher | null = null;
+  let retention: WebhookHistoryRetention | null = null;
   const wakeDispatcher = () => dispatcher?.wake();
   const events = new OutboxEventRecorder(wakeDispatcher, systemClock);
   const services = createServices(
@@ -81,6 +83,7 @@ export async function serve(): Promise<void> {
     await app.close();
     // Attempts in flight finish (bounded by the webhook time-out) before the database closes.
     await dispatcher?.stop();
+    await retention?.stop();
     redis?.disconnect();
     await database.close();
     process.exit(0);
@@ -99,6 +102,12 @@ export async function serve(): Promise<void> {
     allowPrivate: config.webhooks.allowPrivate,
   });
   dispatcher.start();
+  retention = new WebhookHistoryRetention({
+    database,
+    retentionMs: config.webhooks.retentionMs,
+    log: app.log,
+  });
+  retention.start();
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -1,11 +1,13 @@
 import { type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { Database } from './database.js';
 import { initialMigration } from './migrations/001-initial.js';
+import { retentionIndexesMigration } from './migrations/002-retention-indexes.js';
 import type { Dialect } from './schema.js';
 
 function migrationsFor(dialect: Dialect): Record<string, Migration> {
   return {
     '001-initial': initialMigration(dialect),
+    '002-retention-indexes': retentionIndexesMigration,
   };
 }
 

@@ -31,6 +31,7 @@ describe('loadConfig defaults', () => {
         retryDelaysMs: [60_000, 300_000, 1_800_000, 7_200_000],
         allowHttp: false,
         allowPrivate: false,
+        retentionMs: 720 * 3_600_000,
       },
       logLevel: 'info',
       trustProxy: false,
@@ -192,5 +193,16 @@ describe('LANEBOARD_TRUST_PROXY', () => {
   it('rejects anything else, naming the variable', () => {
     expect(() => loadConfig({ LANEBOARD_TRUST_PROXY: 'my-balancer' })).toThrow(/LANEBOARD_TRUST_PROXY/);
     expect(() => loadConfig({ LANEBOARD_TRUST_PROXY: '10.0.0.0/99' })).toThrow(ConfigError);
+  });
+});
+
+describe('LANEBOARD_WEBHOOK_RETENTION', () => {
+  it('defaults to 30 days and accepts any duration of a minute or more', () => {
+    expect(loadConfig({}).webhooks.retentionMs).toBe(720 * 3_600_000);
+    expect(loadConfig({ LANEBOARD_WEBHOOK_RETENTION: '48h' }).webhooks.retentionMs).toBe(48 * 3_600_000);
+    expect(() => loadConfig({ LANEBOARD_WEBHOOK_RETENTION: '10s' })).toThrow(/LANEBOARD_WEBHOOK_RETENTION/);
+    expect(() => loadConfig({ LANEBOARD_WEBHOOK_RETENTION: 'forever' })).toThrow(
+      /LANEBOARD_WEBHOOK_RETENTION/,
+    );
   });
 });
