@@ -26,7 +26,8 @@ const listTasks = db.prepare(
 );
 const taskDetail = db.prepare('select * from tasks where id = ? and board_id = ?');
 const laneOf = db.prepare('select id from lanes where id = ? and board_id = ?');
-const countInLane = db.prepare('select count(*) as n from tasks where lane_id = ? and archived = 0');
+// The same next-position query as Laneboard's (max of the dense positions, one index lookup).
+const countInLane = db.prepare('select coalesce(max(position) + 1, 0) as n from tasks where lane_id = ?');
 const insertTask = db.prepare(
   `insert into tasks (id, board_id, lane_id, short_id, title, description, priority, tags, archived, position, created_at, updated_at)
    values (?, ?, ?, ?, ?, '', 0, '[]', 0, ?, ?, ?)`,
