@@ -103,7 +103,10 @@ describe.skipIf(skip)('two instances on one PostgreSQL database', () => {
     const applied = await schema.query<{ name: string }>(
       'select name from laneboard_migrations order by name',
     );
-    expect(applied.map((m) => m.name)).toEqual(['001-initial']);
+    // A migration run twice would have failed one instance's start; none is left to apply.
+    expect(applied.map((m) => m.name)[0]).toBe('001-initial');
+    const again = runCli(['migrate'], { DATABASE_URL: schema.url(), LANEBOARD_SECRET_KEY: SECRET });
+    expect(again).toMatchObject({ status: 0, stdout: 'Database is up to date.\n' });
   });
 
   it('serve the API consistently: what one instance writes the other reads at once', async () => {
@@ -346,7 +349,8 @@ describe.skipIf(skip)('migrations on PostgreSQL', () => {
   it('`laneboard migrate` applies pending migrations once and then reports the database up to date', () => {
     const env = { DATABASE_URL: schema.url(), LANEBOARD_SECRET_KEY: SECRET };
     const first = runCli(['migrate'], env);
-    expect(first).toMatchObject({ status: 0, stdout: 'Applied: 001-initial\n' });
+    expect(first.status).toBe(0);
+    expect(first.stdout).toMatch(/^Applied: 001-initial(, [\w-]+)*\n$/);
     const second = runCli(['migrate'], env);
     expect(second).toMatchObject({ status: 0, stdout: 'Database is up to date.\n' });
   });
