@@ -21,7 +21,7 @@ const databaseUrl = process.env.BENCH_DATABASE_URL ?? null;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-bench-'));
 const children = [];
 // Ports derived from the pid so two benchmark runs on one machine never answer each other's requests.
-const portBase = Number(process.env.BENCH_PORT_BASE ?? 20000 + (process.pid % 10000) * 4);
+const portBase = Number(process.env.BENCH_PORT_BASE ?? 20000 + (process.pid % 2000) * 20);
 
 async function freshSchemaUrl() {
   if (!databaseUrl) return null;
@@ -164,12 +164,13 @@ try {
     return { board, task, writeBoard, writeLane };
   }
   const lb = await seed(lanePorts[0], key);
-  const basePort = portBase + 2;
+  // Instances take portBase.., the baseline and the seeding server sit above any instance count used.
+  const basePort = portBase + 18;
   // Baseline data lives in SQLite: seed it through a single-instance embedded Laneboard when on PostgreSQL.
   let base = lb;
   if (pgTarget) {
-    await start('dist/main.js', portBase + 3, {});
-    base = await seed(portBase + 3, key);
+    await start('dist/main.js', portBase + 19, {});
+    base = await seed(portBase + 19, key);
     children.pop().kill('SIGTERM');
   }
   await start('bench/baseline-server.mjs', basePort, {});

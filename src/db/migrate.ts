@@ -20,7 +20,7 @@ class StaticMigrationProvider implements MigrationProvider {
 
 /**
  * Applies pending migrations. Kysely runs them in one transaction and, on PostgreSQL, holds a
- * transaction-scoped advisory lock meanwhile, so instances starting together never apply one twice.
+ * PostgreSQL advisory lock meanwhile (taken and released around that transaction), so instances starting together never apply one twice.
  */
 export async function migrateToLatest(database: Database): Promise<string[]> {
   const migrator = new Migrator({

@@ -13,7 +13,11 @@ export function withStatementCache(database: BetterSqlite3.Database, capacity = 
       statements.clear();
       database.close();
     },
-    prepare(sql: string): SqliteStatement {
+    prepare(text: string): SqliteStatement {
+      // Every transaction here writes. A deferred one that reads first cannot upgrade to a write lock
+      // while another process (the CLI) writes: SQLite answers SQLITE_BUSY at once, whatever the busy
+      // timeout. Starting IMMEDIATE takes the write lock up front, so the busy timeout applies.
+      const sql = text === 'begin' ? 'begin immediate' : text;
       let statement = statements.get(sql);
       if (statement) {
         statements.delete(sql);
