@@ -236,5 +236,19 @@ describe.each(DIALECTS)('task moves ($dialect)', ({ dialect, skip }) => {
       // The list agrees with the rows.
       for (const laneId of lanes) await laneTitles(t, fx, laneId);
     });
+
+    it('serves every one of many concurrent moves of one task, none answered 409', async () => {
+      const { fx, tasks } = await boardWithTasks(['hot', 'a1', 'a2', 'a3']);
+      const [laneA, laneB] = fx.laneIds as [string, string];
+      const hot = tasks[0] as TaskData;
+      const results = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          move(fx, hot, { laneId: i % 2 ? laneA : laneB, position: i % 3 }),
+        ),
+      );
+      expect(results.map((r) => r.statusCode)).toEqual(results.map(() => 200));
+      const titles = [...(await laneTitles(t, fx, laneA)), ...(await laneTitles(t, fx, laneB))];
+      expect(titles.sort()).toEqual(['a1', 'a2', 'a3', 'hot']);
+    });
   });
 });

@@ -10,3 +10,10 @@ export async function lockRow(tx: Tx, table: 'boards' | 'lanes', id: string): Pr
   const row = await (tx.dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
   return row !== undefined;
 }
+
+/** Locks every lane of the board in id order (the same order lockRow callers use); returns their ids. */
+export async function lockBoardLanes(tx: Tx, boardId: string): Promise<Set<string>> {
+  const query = tx.db.selectFrom('lanes').select('id').where('board_id', '=', boardId).orderBy('id');
+  const rows = await (tx.dialect === 'postgres' ? query.forUpdate() : query).execute();
+  return new Set(rows.map((r) => r.id));
+}

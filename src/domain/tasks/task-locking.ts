@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.js';
 import { findLane } from '../../db/repositories/lanes.js';
-import { lockRow } from '../../db/repositories/locks.js';
+import { lockBoardLanes, lockRow } from '../../db/repositories/locks.js';
 import { findTask, findTaskLaneId, shareBoardKey } from '../../db/repositories/tasks.js';
 import type { TaskRow } from '../../db/schema.js';
 import { DomainError, invalid, notFound } from '../errors.js';
@@ -26,11 +26,17 @@ function isRetryable(error: unknown): boolean {
   return typeof code === 'string' && RETRYABLE_PG_CODES.has(code);
 }
 
-/** A transaction for task writes that is retried when a concurrent change forces it to start over. */
-export async function inTaskTransaction<T>(database: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
+/**
+ * A transaction for task writes that is retried when a concurrent change forces it to start over. The
+ * work learns which attempt it is, so a retry can lock more broadly (see lockTaskWithLanes).
+ */
+export async function inTaskTransaction<T>(
+  database: Database,
+  work: (tx: Tx, attempt: number) => Promise<T>,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await inTransaction(database, work);
+      return await inTransaction(database, (tx) => work(tx, attempt));
     } catch (error) {
       if (!isRetryable(error)) throw error;
       if (attempt >= MAX_ATTEMPTS) {
@@ -62,15 +68,25 @@ export const unknownLane = (): DomainError => invalid('laneId', 'must be the id 
 /**
  * Shares the board, locks the task's lane and, for a move, the target lane (which must be a lane of
  * this board), then reads the task under those locks, so its lane and position cannot change until the
- * transaction ends.
+ * transaction ends. With `wholeBoard` (a retry after the task changed lane under us, which repeats when
+ * many requests move one task at once) every lane of the board is locked instead, in the same id order:
+ * the task cannot change lane between the read and the lock, so the retry cannot be lost the same way.
  */
 export async function lockTaskWithLanes(
   tx: Tx,
   boardId: string,
   taskId: string,
   targetLaneId?: string,
+  wholeBoard = false,
 ): Promise<TaskRow> {
   await holdBoard(tx, boardId, 'Task');
+  if (wholeBoard) {
+    const lanes = await lockBoardLanes(tx, boardId);
+    if (targetLaneId !== undefined && !lanes.has(targetLaneId)) throw unknownLane();
+    const task = await findTask(tx.db, boardId, taskId);
+    if (!task) throw notFound('Task');
+    return task;
+  }
   const laneId = await findTaskLaneId(tx.db, boardId, taskId);
   if (laneId === undefined) throw notFound('Task');
   const laneIds = [laneId];

@@ -130,11 +130,11 @@ export class TaskService {
   ): Promise<TaskUpdateResult> {
     requireBoardPermission(actor, boardId, 'edit');
     const wanted = normaliseTaskChanges(input);
-    return inTaskTransaction(this.deps.database, async (tx) => {
+    return inTaskTransaction(this.deps.database, async (tx, attempt) => {
       const task =
         wanted.archived === undefined
           ? await existingTask(tx.db, boardId, taskId)
-          : await lockTaskWithLanes(tx, boardId, taskId);
+          : await lockTaskWithLanes(tx, boardId, taskId, undefined, attempt > 1);
       const changes = changedFields(task, wanted);
       if (Object.keys(changes).length === 0) return { id: taskId, ...wanted, updatedAt: task.updated_at };
 
@@ -171,8 +171,8 @@ export class TaskService {
     if (input.position !== undefined && (!Number.isInteger(input.position) || input.position < 0)) {
       throw invalid('position', 'must be an integer of 0 or more.');
     }
-    return inTaskTransaction(this.deps.database, async (tx) => {
-      const task = await lockTaskWithLanes(tx, boardId, taskId, input.laneId);
+    return inTaskTransaction(this.deps.database, async (tx, attempt) => {
+      const task = await lockTaskWithLanes(tx, boardId, taskId, input.laneId, attempt > 1);
       if (task.archived === 1 || task.position === null) {
         throw new DomainError(
           'validation_error',
@@ -207,8 +207,8 @@ export class TaskService {
   /** Deletes the task with its comments, todos and turns; the lane closes the gap. */
   async deleteTask(actor: Actor, boardId: string, taskId: string): Promise<void> {
     requireBoardPermission(actor, boardId, 'edit');
-    await inTaskTransaction(this.deps.database, async (tx) => {
-      const task = await lockTaskWithLanes(tx, boardId, taskId);
+    await inTaskTransaction(this.deps.database, async (tx, attempt) => {
+      const task = await lockTaskWithLanes(tx, boardId, taskId, undefined, attempt > 1);
       await deleteTask(tx.db, taskId);
       if (task.position !== null) await closeGap(tx.db, task.lane_id, task.position);
       await this.deps.events.record(tx, actor, { type: 'task.deleted', boardId, data: { task_id: taskId } });
