@@ -1,44 +1,11 @@
-import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import net from 'node:net';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ensureBuilt, freePort, ROOT } from '../../support/built-server.js';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const MAIN = path.join(ROOT, 'dist/main.js');
 const CLI = path.join(ROOT, 'bin/laneboard.js');
 
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : fs.statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-/**
- * Builds dist/ when it is missing or older than src/ (there is no pretest build; CI builds on install,
- * so there this is a no-op). The e2e suites run the real `node dist/main.js`, never the sources.
- */
-export function ensureBuilt(): void {
-  const built = fs.existsSync(MAIN) ? fs.statSync(MAIN).mtimeMs : 0;
-  if (built >= newestMtime(path.join(ROOT, 'src'))) return;
-  try {
-    execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'pipe' });
-  } catch (error) {
-    // tsc emits even when a file it does not need here fails to type-check; only a missing build is fatal.
-    if (!fs.existsSync(MAIN)) throw error;
-  }
-}
-
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export { ensureBuilt, freePort, ROOT };
 
 export interface ApiResponse {
   status: number;
