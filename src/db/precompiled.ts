@@ -13,7 +13,7 @@ interface Plan {
  * A query built and compiled once per dialect, then run with new argument values. Building and
  * compiling a Kysely query costs about as much as running a small one on SQLite, so the hottest
  * queries (every authenticated request, task detail) skip it. Arguments are located in the compiled
- * parameters by sentinel values, so the query is written as any other Kysely query.
+ * parameters by sentinel values, so the query is written like every other Kysely query.
  */
 export function precompiled<A extends string[], R>(
   arity: A['length'],

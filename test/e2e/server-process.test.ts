@@ -13,6 +13,7 @@ import { systemClock } from '../../src/lib/time.js';
 import { createServices } from '../../src/services.js';
 import { OutboxEventRecorder } from '../../src/webhooks/outbox.js';
 import { childEnv, PROJECT_ROOT, runCommand } from '../cli/run-cli.js';
+import { sleep } from '../support/wait.js';
 
 const MAIN = path.join(PROJECT_ROOT, 'dist/main.js');
 const OPERATOR: Actor = { kind: 'system', origin: 'cli' };
@@ -66,8 +67,6 @@ function readUntil(socket: net.Socket, done: (received: string) => boolean): Pro
     socket.once('close', finish);
   });
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('the server process', () => {
   let dataDir: string;

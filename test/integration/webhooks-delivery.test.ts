@@ -2,7 +2,8 @@ import { verify as verifyGithubStyle } from '@octokit/webhooks-methods';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/database.js';
-import { buildWebhookApp, type WebhookApp } from '../support/webhook-app.js';
+import { sleep, waitUntil } from '../support/wait.js';
+import { buildWebhookApp, recentDeliveries, type WebhookApp } from '../support/webhook-app.js';
 import { type ReceivedRequest, WebhookReceiver } from '../support/webhook-receiver.js';
 
 const API = '/api/ext/v1';
@@ -29,25 +30,21 @@ async function signedBy(request: ReceivedRequest, secret: string): Promise<boole
   return github && standard;
 }
 
-async function deliveriesOf(t: WebhookApp, key: string, webhookId: string) {
-  const res = await t.request(key, 'GET', `${API}/webhooks/${webhookId}`);
-  return res.json().data.recent_deliveries as Array<Record<string, unknown>>;
-}
-
 /** Polls the webhook's detail until its newest delivery satisfies `done`. */
-async function settled(
+function settled(
   t: WebhookApp,
   key: string,
   webhookId: string,
   done: (d: Record<string, unknown>) => boolean,
 ) {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const [latest] = await deliveriesOf(t, key, webhookId);
-    if (latest && done(latest)) return latest;
-    if (Date.now() > deadline) throw new Error(`delivery not settled: ${JSON.stringify(latest)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  return waitUntil(
+    'the delivery to settle',
+    async () => {
+      const [latest] = await recentDeliveries(t, key, webhookId);
+      return latest && done(latest) ? latest : undefined;
+    },
+    10_000,
+  );
 }
 
 describe.each(DIALECTS)('webhook delivery ($dialect)', ({ dialect, skip }) => {
@@ -128,7 +125,7 @@ describe.each(DIALECTS)('webhook delivery ($dialect)', ({ dialect, skip }) => {
         'lane.updated',
       ]);
       const narrow = await receiver.waitFor(1, (r) => r.path === narrowPath);
-      await new Promise((r) => setTimeout(r, 300));
+      await sleep(300);
       expect(receiver.on(narrowPath)).toHaveLength(1);
       expect(narrow[0]?.headers['x-service-event']).toBe('lane.created');
     });
@@ -148,7 +145,7 @@ describe.each(DIALECTS)('webhook delivery ($dialect)', ({ dialect, skip }) => {
       const all = await receiver.waitFor(2, (r) => r.path === allPath);
       expect(all.map((r) => JSON.parse(r.body).data.board_id).sort()).toEqual([boardA, boardB].sort());
       const onA = await receiver.waitFor(1, (r) => r.path === aPath);
-      await new Promise((r) => setTimeout(r, 300));
+      await sleep(300);
       expect(receiver.on(aPath)).toHaveLength(1);
       expect(JSON.parse(onA[0]?.body ?? '{}').data).toMatchObject({ board_id: boardA, name: 'on A' });
     });
@@ -162,7 +159,7 @@ describe.each(DIALECTS)('webhook delivery ($dialect)', ({ dialect, skip }) => {
         { name: 'UI' },
       );
       await t.services.boards.createBoard({ kind: 'system', origin: 'cli' }, { name: 'CLI' });
-      await new Promise((r) => setTimeout(r, 400));
+      await sleep(400);
       expect(receiver.on(p)).toEqual([]);
     });
 
@@ -174,9 +171,9 @@ describe.each(DIALECTS)('webhook delivery ($dialect)', ({ dialect, skip }) => {
       await t.createBoard(key, 'while paused');
       const ping = await t.request(key, 'POST', `${API}/webhooks/${hook.id}/ping`);
       expect(ping.statusCode).toBe(202);
-      await new Promise((r) => setTimeout(r, 500));
+      await sleep(500);
       expect(receiver.on(p)).toEqual([]);
-      const queued = await deliveriesOf(t, key, hook.id);
+      const queued = await recentDeliveries(t, key, hook.id);
       expect(queued.map((d) => [d.event_type, d.status])).toEqual([['ping', 'pending']]);
 
       await t.request(key, 'PATCH', `${API}/webhooks/${hook.id}`, { active: true });

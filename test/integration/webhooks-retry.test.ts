@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/lib/time.js';
 import { DIALECTS } from '../support/database.js';
-import { buildWebhookApp, type WebhookApp } from '../support/webhook-app.js';
+import { sleep, waitUntil } from '../support/wait.js';
+import { buildWebhookApp, latestDelivery, type WebhookApp } from '../support/webhook-app.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
+
+const until = <T>(probe: () => Promise<T | undefined>) =>
+  waitUntil('the delivery to reach the expected state', probe, 10_000, 25);
 
 const API = '/api/ext/v1';
 const MINUTE = 60_000;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 class ManualClock implements Clock {
   constructor(private current: number) {}
@@ -15,21 +18,6 @@ class ManualClock implements Clock {
   }
   advance(ms: number): void {
     this.current += ms;
-  }
-}
-
-async function latestDelivery(t: WebhookApp, key: string, webhookId: string) {
-  const res = await t.request(key, 'GET', `${API}/webhooks/${webhookId}`);
-  return res.json().data.recent_deliveries[0] as Record<string, unknown>;
-}
-
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await sleep(25);
   }
 }
 

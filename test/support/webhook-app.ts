@@ -154,3 +154,22 @@ export async function buildWebhookApp(
     },
   };
 }
+
+/** The webhook detail's `recent_deliveries`, newest first, as `key` sees them. */
+export async function recentDeliveries(
+  t: WebhookApp,
+  key: string,
+  webhookId: string,
+): Promise<Array<Record<string, unknown>>> {
+  const res = await t.request(key, 'GET', `/api/ext/v1/webhooks/${webhookId}`);
+  return res.json().data.recent_deliveries as Array<Record<string, unknown>>;
+}
+
+/** The newest delivery of the webhook (the test has made sure there is one). */
+export async function latestDelivery(
+  t: WebhookApp,
+  key: string,
+  webhookId: string,
+): Promise<Record<string, unknown>> {
+  return (await recentDeliveries(t, key, webhookId))[0] as Record<string, unknown>;
+}

@@ -1,11 +1,12 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { ensureBuilt, freePort, ROOT } from '../../support/built-server.js';
+import { sleep, waitUntil } from '../../support/wait.js';
 
 const MAIN = path.join(ROOT, 'dist/main.js');
 const CLI = path.join(ROOT, 'bin/laneboard.js');
 
-export { ensureBuilt, freePort, ROOT };
+export { ensureBuilt, freePort, ROOT, sleep, waitUntil };
 
 export interface ApiResponse {
   status: number;
@@ -131,21 +132,4 @@ export function createKeyWithCli(env: Record<string, string>): string {
   const result = runCli(['keys', 'create', '--name', 'e2e', '--all-boards', '--json'], env);
   if (result.status !== 0) throw new Error(`keys create failed (${result.status}): ${result.stderr}`);
   return (JSON.parse(result.stdout) as { key: string }).key;
-}
-
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/** Polls `check` until it returns a value other than undefined. */
-export async function waitUntil<T>(
-  what: string,
-  check: () => Promise<T | undefined>,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(50);
-  }
 }
