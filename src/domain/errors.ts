@@ -13,7 +13,8 @@ export type ErrorCode =
   | 'request_timeout'
   | 'rate_limited'
   | 'conflict'
-  | 'internal_error';
+  | 'internal_error'
+  | 'unavailable';
 
 export class DomainError extends Error {
   constructor(

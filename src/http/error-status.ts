@@ -16,6 +16,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   rate_limited: 429,
   headers_too_large: 431,
   internal_error: 500,
+  unavailable: 503,
 };
 
 export function errorBody(code: ErrorCode, message: string): { error: { code: ErrorCode; message: string } } {

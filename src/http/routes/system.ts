@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { DomainError } from '../../domain/errors.js';
 import { loggableError } from '../../lib/loggable-error.js';
 
 /** Health check and the OpenAPI document: no authentication. */
@@ -17,15 +18,13 @@ export const systemRoutes: FastifyPluginAsyncTypebox<{ database: Database }> = a
         },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       try {
         await sql`select 1`.execute(database.kysely);
         return { status: 'ok' as const };
       } catch (err) {
         request.log.error({ err: loggableError(err) }, 'health check: database did not answer');
-        return reply
-          .status(503)
-          .send({ error: { code: 'unavailable', message: 'The database does not answer.' } });
+        throw new DomainError('unavailable', 'The database does not answer.');
       }
     },
   );
