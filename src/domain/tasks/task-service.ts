@@ -1,5 +1,6 @@
 import { boardExists } from '../../db/repositories/boards.js';
 import { findLane } from '../../db/repositories/lanes.js';
+import { lockLaneOfBoard } from '../../db/repositories/locks.js';
 import {
   deleteTask,
   findTask,
@@ -17,7 +18,7 @@ import type { ServiceDeps } from '../services.js';
 import { LIMITS, normaliseTags, optionalText, requiredText } from '../text-rules.js';
 import type { Tx } from '../transaction.js';
 import { changedFields, checkPriority, normaliseTaskChanges } from './task-changes.js';
-import { holdBoard, inTaskTransaction, lockLanes, lockTaskWithLanes, unknownLane } from './task-locking.js';
+import { holdBoard, inTaskTransaction, lockTaskWithLanes, unknownLane } from './task-locking.js';
 import { appendPosition, closeGap, moveTask } from './task-moves.js';
 import {
   type Task,
@@ -89,8 +90,7 @@ export class TaskService {
     const tags = input.tags === undefined ? [] : normaliseTags(input.tags);
     return inTaskTransaction(this.deps.database, async (tx) => {
       await holdBoard(tx, boardId);
-      if (!(await findLane(tx.db, boardId, input.laneId))) throw unknownLane();
-      if (!(await lockLanes(tx, [input.laneId])).has(input.laneId)) throw unknownLane();
+      if (!(await lockLaneOfBoard(tx, boardId, input.laneId))) throw unknownLane();
       const now = isoNow(this.deps.clock);
       const row: TaskRow = {
         id: newId('task'),
