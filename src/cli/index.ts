@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { DomainError } from '../domain/errors.js';
+import { registerCaptureCommand } from './capture-command.js';
 import { type CliContext, openCliContext } from './context.js';
 import { registerKeysCommand } from './keys-command.js';
 
@@ -69,6 +70,7 @@ function buildProgram(): Command {
     });
 
   registerKeysCommand(program, withContext);
+  registerCaptureCommand(program);
   return program;
 }
 

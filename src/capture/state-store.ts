@@ -1,0 +1,105 @@
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Clock } from '../lib/time.js';
+import type { TaskRef } from './api-client.js';
+import type { Deadline } from './deadline.js';
+
+/** What is remembered per transcript between runs. */
+export interface TranscriptState {
+  transcriptPath: string;
+  /** Bytes of the transcript already sent (always at a line boundary). */
+  offset: number;
+  /** sha256 of the first `headLength` bytes, to notice a rewrite that did not shrink the file. */
+  headHash: string;
+  headLength: number;
+  /** The task the shortId resolved to, so a later run needs no lookup. */
+  task: TaskRef | null;
+}
+
+/** `LANEBOARD_CAPTURE_STATE_DIR`, else `~/.laneboard/capture`. */
+export function defaultStateDir(env: NodeJS.ProcessEnv): string {
+  return env.LANEBOARD_CAPTURE_STATE_DIR || path.join(os.homedir(), '.laneboard', 'capture');
+}
+
+export function hashBytes(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+const LOCK_POLL_MS = 50;
+
+/**
+ * One small JSON file per transcript (named by a hash of its path), so sessions never share a file, and
+ * a lock file beside it so two runs on the same transcript (Stop and SessionEnd close together) take
+ * turns. Writes go to a temporary file renamed over the old one: a reader sees the old or the new state,
+ * never half of one.
+ */
+export class StateStore {
+  constructor(
+    private readonly dir: string,
+    private readonly clock: Clock,
+    /** A lock older than this is left over from a run that was killed, and is broken. */
+    private readonly lockStaleMs = 60_000,
+  ) {}
+
+  private base(transcriptPath: string): string {
+    const name = createHash('sha256').update(path.resolve(transcriptPath)).digest('hex').slice(0, 32);
+    return path.join(this.dir, name);
+  }
+
+  async read(transcriptPath: string): Promise<TranscriptState | null> {
+    try {
+      const parsed = JSON.parse(
+        await fs.readFile(`${this.base(transcriptPath)}.json`, 'utf8'),
+      ) as TranscriptState;
+      if (typeof parsed.offset !== 'number' || parsed.offset < 0 || typeof parsed.headHash !== 'string')
+        return null;
+      return { ...parsed, task: parsed.task ?? null };
+    } catch {
+      return null; // none yet, or unreadable: start from the beginning (duplicates are ignored by the API)
+    }
+  }
+
+  async write(state: TranscriptState): Promise<void> {
+    await fs.mkdir(this.dir, { recursive: true });
+    const target = `${this.base(state.transcriptPath)}.json`;
+    const temp = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    await fs.writeFile(temp, `${JSON.stringify(state)}\n`, { mode: 0o600 });
+    await fs.rename(temp, target);
+  }
+
+  /**
+   * Takes the transcript's lock, waiting while another run holds it, but no longer than `deadline`.
+   * Returns the release function, or null when the lock could not be had in time.
+   */
+  async lock(transcriptPath: string, deadline: Deadline): Promise<(() => Promise<void>) | null> {
+    await fs.mkdir(this.dir, { recursive: true });
+    const lockFile = `${this.base(transcriptPath)}.lock`;
+    for (;;) {
+      try {
+        const handle = await fs.open(lockFile, 'wx', 0o600);
+        await handle.writeFile(`${process.pid}\n`);
+        await handle.close();
+        return () => fs.rm(lockFile, { force: true });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      if (await this.isStale(lockFile)) {
+        await fs.rm(lockFile, { force: true });
+        continue;
+      }
+      if (deadline.remainingMs() < LOCK_POLL_MS) return null;
+      await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+    }
+  }
+
+  private async isStale(lockFile: string): Promise<boolean> {
+    try {
+      const { mtimeMs } = await fs.stat(lockFile);
+      return this.clock.now() - mtimeMs > this.lockStaleMs;
+    } catch {
+      return false; // just released: try again
+    }
+  }
+}
