@@ -25,16 +25,18 @@ export interface CaptureOptions {
 }
 
 export interface CaptureOutcome {
-  /** Turns the server newly stored in this run. */
+  /** Turns sent in batches the server accepted. */
+  sent: number;
+  /** Of those, the turns the server had not stored before. */
   inserted: number;
-  /** Transcript offset after the run (what the next run starts from). */
-  offset: number;
+  /** Transcript offset after the run (what the next run starts from); null if it stopped before reading it. */
+  offset: number | null;
   /** Why the run stopped early, or null when everything complete was sent. */
   stopped: string | null;
 }
 
 function stoppedEarly(reason: string): CaptureOutcome {
-  return { inserted: 0, offset: 0, stopped: reason };
+  return { sent: 0, inserted: 0, offset: null, stopped: reason };
 }
 
 async function resolveTask(
@@ -116,7 +118,7 @@ export async function captureClaude(options: CaptureOptions): Promise<CaptureOut
 
     const { lines } = await readCompleteLines(input.transcriptPath, start);
     const batches = batchLines(lines, mapClaudeLine, start);
-    if (batches.length === 0) return { inserted: 0, offset: start, stopped: null };
+    if (batches.length === 0) return { sent: 0, inserted: 0, offset: start, stopped: null };
 
     let inserted = 0;
     let sent = 0;
@@ -126,7 +128,7 @@ export async function captureClaude(options: CaptureOptions): Promise<CaptureOut
         log.error(
           `${where}: task ${located.shortIds.join(' or ')} (from ${located.origin}) not found with this key.`,
         );
-        return { inserted: 0, offset: start, stopped: 'task not found' };
+        return { sent: 0, inserted: 0, offset: start, stopped: 'task not found' };
       }
       state.task = task;
       for (const batch of batches) {
@@ -139,14 +141,14 @@ export async function captureClaude(options: CaptureOptions): Promise<CaptureOut
       log.info(
         `${where}: task ${task.shortId}: ${sent} turns sent, ${inserted} new; offset ${state.offset}.`,
       );
-      return { inserted, offset: state.offset, stopped: null };
+      return { sent, inserted, offset: state.offset, stopped: null };
     } catch (error) {
       if (!(error instanceof CaptureApiError)) throw error;
       // A task that is gone (404) or no longer ours (403) is looked up again next time.
       if (error.status === 403 || error.status === 404) state.task = null;
       await commit(state.offset);
       log.error(`${where}: ${error.message} ${sent} turns sent before; the rest waits for the next run.`);
-      return { inserted, offset: state.offset, stopped: error.message };
+      return { sent, inserted, offset: state.offset, stopped: error.message };
     }
   } finally {
     await client.close();

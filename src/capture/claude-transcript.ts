@@ -76,10 +76,10 @@ function textOf(blocks: Block[]): string {
 const TOOL_ARGUMENT_KEYS = [
   'command',
   'file_path',
-  'path',
   'pattern',
   'url',
   'query',
+  'path',
   'description',
   'prompt',
 ];

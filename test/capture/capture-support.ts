@@ -1,0 +1,98 @@
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type CaptureOptions, type CaptureOutcome, captureClaude } from '../../src/capture/capture-claude.js';
+import type { CaptureLog } from '../../src/capture/capture-log.js';
+import type { Dialect } from '../../src/db/schema.js';
+import { systemClock } from '../../src/lib/time.js';
+import { createTaskFixture, insertTask } from '../integration/turn-fixtures.js';
+import { buildTestApp, type TestApp } from '../support/test-app.js';
+
+const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
+
+export function fixture(name: string): string {
+  return fs.readFileSync(path.join(FIXTURES, name), 'utf8');
+}
+
+/** A test server listening on 127.0.0.1 with a board, lane and task, and an all-boards key. */
+export interface CaptureServer {
+  t: TestApp;
+  url: string;
+  key: string;
+  boardId: string;
+  /** A new task on the board, so a test sees only its own turns. */
+  newTask(): Promise<{ taskId: string; shortId: string }>;
+  close(): Promise<void>;
+}
+
+export async function startCaptureServer(dialect: Dialect): Promise<CaptureServer> {
+  const t = await buildTestApp(dialect);
+  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = t.app.server.address() as AddressInfo;
+  const key = (await t.createKey('all')).key;
+  const { boardId, laneId } = await createTaskFixture(t, key);
+  return {
+    t,
+    url: `http://127.0.0.1:${port}`,
+    key,
+    boardId,
+    async newTask() {
+      const taskId = await insertTask(t, boardId, laneId);
+      const detail = await t.request(key, 'GET', `/api/ext/v1/boards/${boardId}/tasks/${taskId}`);
+      return { taskId, shortId: detail.json().data.shortId as string };
+    },
+    close: () => t.close(),
+  };
+}
+
+export interface StoredTurn {
+  sourceId: string;
+  role: string;
+  content: string;
+  toolUseOnly: boolean;
+  capturedAt: string;
+}
+
+/** Every turn of the task, through the API, in capture order. */
+export async function storedTurns(server: CaptureServer, taskId: string): Promise<StoredTurn[]> {
+  const res = await server.t.request(
+    server.key,
+    'GET',
+    `/api/ext/v1/boards/${server.boardId}/tasks/${taskId}/turns?limit=200`,
+  );
+  return res.json().data as StoredTurn[];
+}
+
+/** A scratch directory (state and transcripts) removed by the caller. */
+export function scratchDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-capture-'));
+}
+
+export function memoryLog(): CaptureLog & { lines: string[] } {
+  const lines: string[] = [];
+  return {
+    lines,
+    info: (m) => lines.push(`info ${m}`),
+    error: (m) => lines.push(`error ${m}`),
+  };
+}
+
+/** One capture run as the hook would make it, with the test's server, task and state directory. */
+export function runCapture(
+  server: { url: string; key: string },
+  transcriptPath: string,
+  stateDir: string,
+  overrides: Partial<CaptureOptions> = {},
+): Promise<CaptureOutcome> {
+  return captureClaude({
+    input: { transcriptPath, sessionId: 'test', cwd: null, hookEventName: 'Stop' },
+    env: { LANEBOARD_URL: server.url, LANEBOARD_API_KEY: server.key },
+    stateDir,
+    clock: systemClock,
+    budgetMs: 10_000,
+    log: memoryLog(),
+    ...overrides,
+  });
+}
