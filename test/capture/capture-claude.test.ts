@@ -223,6 +223,17 @@ describe.each(DIALECTS)('capture claude against a server ($dialect)', ({ dialect
       expect(stored?.content.startsWith('éé')).toBe(true);
     });
 
+    it('finds the task from the git branch of cwd, trying each shortId-like word until one exists', async () => {
+      const repo = path.join(dir, 'repo');
+      fs.mkdirSync(path.join(repo, '.git'), { recursive: true });
+      fs.writeFileSync(path.join(repo, '.git', 'HEAD'), `ref: refs/heads/feature/settings-${shortId}\n`);
+      fs.writeFileSync(transcript, fixture('claude-session.jsonl'));
+      const input = { transcriptPath: transcript, sessionId: 's', cwd: repo, hookEventName: 'SessionEnd' };
+      const outcome = await runCapture(server, transcript, stateDir, { input });
+      expect(outcome).toMatchObject({ sent: 5, stopped: null });
+      expect(await turnsOfTask()).toHaveLength(5);
+    });
+
     it('logs and sends nothing when the task is not found, the key is wrong or nothing is configured', async () => {
       fs.writeFileSync(transcript, fixture('claude-session.jsonl'));
       const log = memoryLog();
