@@ -31,7 +31,9 @@ export async function runClaudeCapture(taskOption: string | undefined): Promise<
       log.error('stdin is not a Claude Code hook JSON object with transcript_path; nothing sent.');
       return;
     }
-    await captureClaude({ input, taskOption, env, stateDir, clock: systemClock, budgetMs, log });
+    // Claude Code runs hooks in the project directory; some events' input carries no `cwd`.
+    const located = { ...input, cwd: input.cwd ?? process.cwd() };
+    await captureClaude({ input: located, taskOption, env, stateDir, clock: systemClock, budgetMs, log });
   } catch (error) {
     // Unexpected (a file system error): logged by name and message only, never a stack with paths or data.
     log.error(`run failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
