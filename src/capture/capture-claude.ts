@@ -3,14 +3,11 @@ import type { Clock } from '../lib/time.js';
 import { CaptureApiClient, CaptureApiError, type TaskRef } from './api-client.js';
 import { batchLines } from './batches.js';
 import type { CaptureLog } from './capture-log.js';
-import { mapClaudeLine, readCompleteLines, readHead } from './claude-transcript.js';
+import { fingerprint, mapClaudeLine, readCompleteLines } from './claude-transcript.js';
 import { deadlineAfter } from './deadline.js';
 import type { HookInput } from './hook-input.js';
-import { hashBytes, StateStore, type TranscriptState } from './state-store.js';
+import { StateStore, type TranscriptState } from './state-store.js';
 import { locateTask } from './task-locator.js';
-
-/** How many leading bytes identify a transcript's content, to notice a rewrite. */
-const HEAD_BYTES = 4096;
 
 export interface CaptureOptions {
   input: HookInput;
@@ -52,12 +49,10 @@ async function resolveTask(
   return null;
 }
 
-/** Where to start: the saved offset, unless the file shrank below it or its beginning changed. */
-function startOffset(state: TranscriptState | null, size: number, head: Buffer): number {
-  if (!state) return 0;
-  if (state.offset > size) return 0;
-  if (hashBytes(head.subarray(0, state.headLength)) !== state.headHash) return 0;
-  return state.offset;
+/** Where to start: the saved offset, unless the file shrank below it or the part before it changed. */
+async function startOffset(file: string, state: TranscriptState | null, size: number): Promise<number> {
+  if (!state || state.offset > size) return 0;
+  return (await fingerprint(file, state.offset)) === state.fingerprint ? state.offset : 0;
 }
 
 /**
@@ -89,30 +84,27 @@ export async function captureClaude(options: CaptureOptions): Promise<CaptureOut
   }
   const client = new CaptureApiClient(baseUrl, apiKey, deadline);
   try {
-    let head: Buffer;
+    const saved = await store.read(input.transcriptPath);
+    let size: number;
     try {
-      head = await readHead(input.transcriptPath, HEAD_BYTES);
+      size = (await fs.stat(input.transcriptPath)).size;
     } catch {
       log.error(`${where}: cannot read the transcript ${input.transcriptPath}.`);
       return stoppedEarly('no transcript');
     }
-    const saved = await store.read(input.transcriptPath);
-    const { size } = await fs.stat(input.transcriptPath);
-    const start = startOffset(saved, size, head);
+    const start = await startOffset(input.transcriptPath, saved, size);
     if (saved && start !== saved.offset) {
       log.info(`${where}: transcript shrank or was rewritten; reading it again from the start.`);
     }
     const state: TranscriptState = {
       transcriptPath: input.transcriptPath,
       offset: start,
-      headLength: Math.min(start, head.length),
-      headHash: hashBytes(head.subarray(0, Math.min(start, head.length))),
+      fingerprint: saved?.fingerprint ?? '',
       task: saved?.task ?? null,
     };
     const commit = async (offset: number) => {
       state.offset = offset;
-      state.headLength = Math.min(offset, head.length);
-      state.headHash = hashBytes(head.subarray(0, state.headLength));
+      state.fingerprint = await fingerprint(input.transcriptPath, offset);
       await store.write(state);
     };
 

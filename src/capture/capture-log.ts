@@ -19,7 +19,7 @@ export function fileLog(dir: string, clock: Clock): CaptureLog {
   const file = path.join(dir, 'capture.log');
   const write = (level: string, message: string) => {
     try {
-      fs.mkdirSync(dir, { recursive: true });
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
       try {
         if (fs.statSync(file).size > ROTATE_BYTES) fs.renameSync(file, `${file}.1`);
       } catch {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import type { TurnPayload } from './api-client.js';
 import { truncateContent } from './truncate.js';
@@ -38,13 +39,23 @@ export async function readCompleteLines(file: string, offset: number): Promise<T
   }
 }
 
-/** The first bytes of the file, to notice a rewrite that did not shrink it. */
-export async function readHead(file: string, length: number): Promise<Buffer> {
+/** How many bytes at each end of the sent part identify it. */
+const FINGERPRINT_BYTES = 4096;
+
+/**
+ * A hash of the first bytes of the file and of the bytes just before `offset`: if either changed, the
+ * part already sent was rewritten (compaction, resume), even when the file did not shrink.
+ */
+export async function fingerprint(file: string, offset: number): Promise<string> {
   const handle = await fs.open(file, 'r');
   try {
-    const buffer = Buffer.alloc(length);
-    const { bytesRead } = await handle.read(buffer, 0, length, 0);
-    return buffer.subarray(0, bytesRead);
+    const hash = createHash('sha256');
+    for (const start of [0, Math.max(0, offset - FINGERPRINT_BYTES)]) {
+      const buffer = Buffer.alloc(Math.min(FINGERPRINT_BYTES, offset));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, start);
+      hash.update(buffer.subarray(0, bytesRead));
+    }
+    return hash.digest('hex');
   } finally {
     await handle.close();
   }

@@ -11,9 +11,8 @@ export interface TranscriptState {
   transcriptPath: string;
   /** Bytes of the transcript already sent (always at a line boundary). */
   offset: number;
-  /** sha256 of the first `headLength` bytes, to notice a rewrite that did not shrink the file. */
-  headHash: string;
-  headLength: number;
+  /** `fingerprint(transcript, offset)`, to notice a rewrite that did not shrink the file. */
+  fingerprint: string;
   /** The task the shortId resolved to, so a later run needs no lookup. */
   task: TaskRef | null;
 }
@@ -21,10 +20,6 @@ export interface TranscriptState {
 /** `LANEBOARD_CAPTURE_STATE_DIR`, else `~/.laneboard/capture`. */
 export function defaultStateDir(env: NodeJS.ProcessEnv): string {
   return env.LANEBOARD_CAPTURE_STATE_DIR || path.join(os.homedir(), '.laneboard', 'capture');
-}
-
-export function hashBytes(bytes: Buffer): string {
-  return createHash('sha256').update(bytes).digest('hex');
 }
 
 const LOCK_POLL_MS = 50;
@@ -53,7 +48,7 @@ export class StateStore {
       const parsed = JSON.parse(
         await fs.readFile(`${this.base(transcriptPath)}.json`, 'utf8'),
       ) as TranscriptState;
-      if (typeof parsed.offset !== 'number' || parsed.offset < 0 || typeof parsed.headHash !== 'string')
+      if (typeof parsed.offset !== 'number' || parsed.offset < 0 || typeof parsed.fingerprint !== 'string')
         return null;
       return { ...parsed, task: parsed.task ?? null };
     } catch {
@@ -62,7 +57,7 @@ export class StateStore {
   }
 
   async write(state: TranscriptState): Promise<void> {
-    await fs.mkdir(this.dir, { recursive: true });
+    await fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
     const target = `${this.base(state.transcriptPath)}.json`;
     const temp = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     await fs.writeFile(temp, `${JSON.stringify(state)}\n`, { mode: 0o600 });
@@ -74,7 +69,7 @@ export class StateStore {
    * Returns the release function, or null when the lock could not be had in time.
    */
   async lock(transcriptPath: string, deadline: Deadline): Promise<(() => Promise<void>) | null> {
-    await fs.mkdir(this.dir, { recursive: true });
+    await fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
     const lockFile = `${this.base(transcriptPath)}.lock`;
     for (;;) {
       try {

@@ -123,9 +123,26 @@ describe.each(DIALECTS)('capture claude against a server ($dialect)', ({ dialect
       const third = await runCapture(server, transcript, stateDir, withTask());
       expect(third).toMatchObject({ sent: 1, inserted: 1 });
 
+      // The same first 4 KiB, and the same size, but the line just before the offset replaced (resume).
+      const head = `${JSON.stringify({ type: 'summary', summary: 'x'.repeat(6000) })}\n`;
+      const turnWith = (uuid: string) => `${JSON.stringify({ ...JSON.parse(compacted), uuid })}\n`;
+      fs.writeFileSync(transcript, `${head}${turnWith('u-0102-first')}`);
+      await runCapture(server, transcript, stateDir, withTask());
+      fs.writeFileSync(transcript, `${head}${turnWith('u-0103-other')}${turnWith('u-0104-next')}`);
+      const fourth = await runCapture(server, transcript, stateDir, withTask());
+      expect(fourth).toMatchObject({ sent: 2, inserted: 2 });
+
       const ids = (await turnsOfTask()).map((t) => t.sourceId);
       expect(ids).toHaveLength(new Set(ids).size);
-      expect(ids).toEqual([...FIRST_TURNS, ...MORE_TURNS, 'u-0100-after-compact', 'u-0101-resumed']);
+      expect(ids).toEqual([
+        ...FIRST_TURNS,
+        ...MORE_TURNS,
+        'u-0100-after-compact',
+        'u-0101-resumed',
+        'u-0102-first',
+        'u-0103-other',
+        'u-0104-next',
+      ]);
     });
 
     it('captures two sessions on one task at once, and two runs on one transcript at once', async () => {

@@ -151,7 +151,7 @@ describe('the capture state store', () => {
   it('reads back what it wrote, and treats a damaged file as no state', async () => {
     dir = scratchDir();
     const store = new StateStore(dir, { now: () => 0 });
-    const state = { transcriptPath: '/t/a.jsonl', offset: 42, headHash: 'h', headLength: 42, task: null };
+    const state = { transcriptPath: '/t/a.jsonl', offset: 42, fingerprint: 'f', task: null };
     await store.write(state);
     expect(await store.read('/t/a.jsonl')).toEqual(state);
     const file = fs.readdirSync(dir).find((f) => f.endsWith('.json')) as string;
