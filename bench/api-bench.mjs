@@ -3,7 +3,10 @@
 //
 //   node bench/api-bench.mjs                                  SQLite
 //   BENCH_DATABASE_URL=postgres://... node bench/api-bench.mjs PostgreSQL (BENCH_INSTANCES=2 for two)
-//   BENCH_ROUNDS=5 BENCH_SECONDS=3 BENCH_CONNECTIONS=10       defaults
+//   BENCH_ROUNDS=5 BENCH_SECONDS=3 BENCH_CONNECTIONS=32       defaults
+// The baseline runs on the same database as Laneboard: baseline-server.mjs on the SQLite file,
+// baseline-server-pg.mjs on the PostgreSQL schema. Besides requests per second it reports each side's
+// server CPU time per response (from /proc) and Laneboard's peak RSS.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,7 +18,7 @@ import pg from 'pg';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const instances = Number(process.env.BENCH_INSTANCES ?? 1);
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? null;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-bench-'));
@@ -58,7 +61,7 @@ async function start(script, port, extra) {
       const res = await fetch(`http://127.0.0.1:${port}/api/ext/v1/boards`, {
         headers: { authorization: 'Bearer x' },
       });
-      if (res.status) return;
+      if (res.status) return child;
     } catch {
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -110,6 +113,31 @@ async function stopAll() {
   );
 }
 
+function cpuTicks(child) {
+  // utime + stime, fields 14 and 15 of /proc/<pid>/stat (after the parenthesised command name).
+  const fields = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+function peakRssMb(child) {
+  const line = fs
+    .readFileSync(`/proc/${child.pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmHWM:'));
+  return Math.round(Number(line.split(/\s+/)[1]) / 1024);
+}
+
+const loadAverage = () => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+
+/** Runs the load and measures the servers' CPU time (microseconds) per response served meanwhile. */
+async function measured(procs, load) {
+  const before = procs.map(cpuTicks);
+  const result = await load();
+  const ticks = procs.reduce((sum, p, i) => sum + cpuTicks(p) - before[i], 0);
+  const responses = result.rps * seconds;
+  return { ...result, cpuPerResponse: responses > 0 ? (ticks * 10_000) / responses : 0 };
+}
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 try {
@@ -117,7 +145,8 @@ try {
     execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
   const pgTarget = await freshSchemaUrl();
   const dbEnv = pgTarget ? { DATABASE_URL: pgTarget.url } : {};
-  // The baseline always runs on SQLite; its database is migrated by the CLI in embedded mode.
+  // The database is migrated and the key made by the CLI, on the database Laneboard uses.
+  execFileSync(process.execPath, ['bin/laneboard.js', 'migrate'], { cwd: root, env: env(dbEnv) });
   const { key } = JSON.parse(
     execFileSync(
       process.execPath,
@@ -125,25 +154,10 @@ try {
       { cwd: root, env: env(dbEnv) },
     ).toString(),
   );
-  if (pgTarget) {
-    // The baseline needs the same key in its SQLite database.
-    execFileSync(process.execPath, ['bin/laneboard.js', 'migrate'], { cwd: root, env: env({}) });
-    const Database = (await import('better-sqlite3')).default;
-    const client = new pg.Client({ connectionString: pgTarget.url });
-    await client.connect();
-    const row = (await client.query('select * from api_keys')).rows[0];
-    await client.end();
-    const sqlite = new Database(path.join(dataDir, 'laneboard.sqlite'));
-    sqlite
-      .prepare(
-        'insert into api_keys (id, name, key_hash, key_sealed, all_boards, created_at) values (?, ?, ?, ?, ?, ?)',
-      )
-      .run(row.id, row.name, row.key_hash, row.key_sealed, row.all_boards, row.created_at);
-    sqlite.close();
-  }
   fs.writeFileSync(path.join(dataDir, 'secret.key'), 'bench-master-key-0123456789abcdef0123456789');
   const lanePorts = Array.from({ length: instances }, (_, i) => portBase + i);
-  for (const port of lanePorts) await start('dist/main.js', port, dbEnv);
+  const laneProcs = [];
+  for (const port of lanePorts) laneProcs.push(await start('dist/main.js', port, dbEnv));
 
   // Data: one board with 100 tasks over 4 lanes for reads, another board for creates.
   async function seed(port, k) {
@@ -164,16 +178,16 @@ try {
     return { board, task, writeBoard, writeLane };
   }
   const lb = await seed(lanePorts[0], key);
-  // Instances take portBase.., the baseline and the seeding server sit above any instance count used.
+  // Instances take portBase..; the baseline sits above any instance count used. It works on the same
+  // database and data as Laneboard.
   const basePort = portBase + 18;
-  // Baseline data lives in SQLite: seed it through a single-instance embedded Laneboard when on PostgreSQL.
-  let base = lb;
-  if (pgTarget) {
-    await start('dist/main.js', portBase + 19, {});
-    base = await seed(portBase + 19, key);
-    children.pop().kill('SIGTERM');
-  }
-  await start('bench/baseline-server.mjs', basePort, {});
+  const base = lb;
+  const baseProc = await start(
+    pgTarget ? 'bench/baseline-server-pg.mjs' : 'bench/baseline-server.mjs',
+    basePort,
+    dbEnv,
+  );
+  const loadBefore = loadAverage();
 
   const scenarios = (ids) => [
     { name: 'list tasks (100)', method: 'GET', path: `/api/ext/v1/boards/${ids.board.id}/tasks` },
@@ -197,11 +211,25 @@ try {
           baseP99: [],
           errors: 0,
           baseErrors: 0,
+          cpu: [],
+          baseCpu: [],
         };
       }
       const entry = results[scenario.name];
-      const b = await run([basePort], key, baseScenario);
-      const l = await run(lanePorts, key, scenario);
+      // Alternate which side goes first, so neither always runs on a machine warmed (or loaded) by the other.
+      const measureBase = () => measured([baseProc], () => run([basePort], key, baseScenario));
+      const measureLane = () => measured(laneProcs, () => run(lanePorts, key, scenario));
+      let b;
+      let l;
+      if (round % 2 === 0) {
+        b = await measureBase();
+        l = await measureLane();
+      } else {
+        l = await measureLane();
+        b = await measureBase();
+      }
+      entry.cpu.push(l.cpuPerResponse);
+      entry.baseCpu.push(b.cpuPerResponse);
       entry.baseline.push(b.rps);
       entry.laneboard.push(l.rps);
       entry.p99.push(l.p99);
@@ -211,30 +239,44 @@ try {
     }
   }
   const label = `${pgTarget ? 'PostgreSQL' : 'SQLite'}, ${instances} instance${instances > 1 ? 's' : ''}`;
+  const loadAfter = loadAverage();
+  const rss = laneProcs.map(peakRssMb);
   console.log(
-    `\nAPI benchmark (${label}; ${rounds} rounds × ${seconds}s, ${connections} connections, node ${process.version}, ${os.cpus().length} cores)\n`,
+    `\nAPI benchmark (${label}; ${rounds} rounds × ${seconds}s, ${connections} connections, node ${process.version}, ${os.cpus().length} cores)`,
   );
   console.log(
-    '| scenario | baseline req/s | Laneboard req/s | ratio | Laneboard p99 ms | errors (baseline/Laneboard) |',
+    `${new Date().toISOString()}; load average ${loadBefore} → ${loadAfter}; Laneboard peak RSS ${rss.join(', ')} MB\n`,
   );
-  console.log('|---|---|---|---|---|---|');
+  console.log(
+    '| scenario | baseline req/s | Laneboard req/s | ratio | CPU/response baseline / Laneboard µs | CPU ratio | Laneboard p99 ms | errors (baseline/Laneboard) |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|');
   const summary = {};
   for (const [name, e] of Object.entries(results)) {
     const ratio = median(e.laneboard) / median(e.baseline);
+    // Baseline CPU per response over Laneboard's: like the throughput ratio, 1.00× means as cheap.
+    const cpuRatio = median(e.baseCpu) / median(e.cpu);
     summary[name] = {
       baseline: median(e.baseline),
       laneboard: median(e.laneboard),
       ratio,
+      cpuPerResponseUs: { baseline: median(e.baseCpu), laneboard: median(e.cpu) },
+      cpuRatio,
       p99: median(e.p99),
+      errors: { baseline: e.baseErrors, laneboard: e.errors },
     };
     console.log(
-      `| ${name} | ${median(e.baseline).toFixed(0)} | ${median(e.laneboard).toFixed(0)} | ${ratio.toFixed(2)}× | ${median(e.p99)} | ${e.baseErrors}/${e.errors} |`,
+      `| ${name} | ${median(e.baseline).toFixed(0)} | ${median(e.laneboard).toFixed(0)} | ${ratio.toFixed(2)}× | ${median(e.baseCpu).toFixed(0)} / ${median(e.cpu).toFixed(0)} | ${cpuRatio.toFixed(2)}× | ${median(e.p99)} | ${e.baseErrors}/${e.errors} |`,
     );
   }
   fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
   fs.writeFileSync(
     path.join(root, `bench/results/api-${pgTarget ? 'pg' : 'sqlite'}-${instances}.json`),
-    JSON.stringify({ label, summary }, null, 2),
+    JSON.stringify(
+      { label, date: new Date().toISOString(), load: [loadBefore, loadAfter], peakRssMb: rss, summary },
+      null,
+      2,
+    ),
   );
   if (pgTarget) {
     // The servers' dispatchers keep querying the schema: dropping it under them can deadlock.

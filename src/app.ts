@@ -1,20 +1,28 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
-import type { Database } from './db/database.js';
+import { type Database, pingDatabase } from './db/database.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './http/error-handler.js';
+import { apiReference } from './http/plugins/api-reference.js';
 import { authentication } from './http/plugins/authentication.js';
+import { idempotency } from './http/plugins/idempotency.js';
 import { openApi } from './http/plugins/openapi.js';
 import { rateLimiting } from './http/plugins/rate-limit.js';
+import { echoRequestId, requestId } from './http/request-id.js';
+import { assetRoutes } from './http/routes/assets.js';
 import { boardRoutes } from './http/routes/boards.js';
 import { commentRoutes } from './http/routes/comments.js';
 import { laneRoutes } from './http/routes/lanes.js';
+import { mcpRoutes } from './http/routes/mcp.js';
+import { reactionRoutes } from './http/routes/reactions.js';
 import { systemRoutes } from './http/routes/system.js';
 import { taskRoutes } from './http/routes/tasks.js';
 import { todoRoutes } from './http/routes/todos.js';
 import { turnRoutes } from './http/routes/turns.js';
 import { webhookRoutes } from './http/routes/webhooks.js';
+import { type LiveStreamSettings, uiApi } from './http/ui/ui-api.js';
 import { installJsonBodyParser, validatorCompiler } from './http/validation.js';
+import { webUi } from './http/web-ui.js';
 import type { Services } from './services.js';
 
 export interface AppDeps {
@@ -23,7 +31,11 @@ export interface AppDeps {
   rateLimit: { max: number; windowMs: number };
   redis?: Redis | null;
   logger?: FastifyServerOptions['logger'];
+  /** The runtime's pino logger (takes precedence over `logger`). */
+  loggerInstance?: FastifyBaseLogger;
   trustProxy?: boolean | number | string[];
+  /** Live board stream limits (default: 10 per session, 15 s heartbeat). */
+  liveStreams?: LiveStreamSettings;
 }
 
 const MiB = 1024 * 1024;
@@ -38,7 +50,7 @@ function fastifyTrustProxy(
 /** The HTTP application without `listen`, so tests drive it with `inject` and main.ts serves it. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: deps.logger ?? false,
+    ...(deps.loggerInstance ? { loggerInstance: deps.loggerInstance } : { logger: deps.logger ?? false }),
     bodyLimit: MiB,
     trustProxy: fastifyTrustProxy(deps.trustProxy ?? false),
     // A client that trickles its request is cut off (408) instead of holding a connection forever.
@@ -49,7 +61,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // instead of Fastify's own 503 body, which is not in the error format.
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
+    // Ids come from genReqId alone (Fastify would otherwise take any X-Request-Id value as it is).
+    requestIdHeader: false,
+    genReqId: requestId,
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  echoRequestId(app);
 
   app.setValidatorCompiler(validatorCompiler);
   // Only JSON bodies are accepted: anything else is 415 unsupported_media_type.
@@ -60,7 +77,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(openApi);
   await app.register(authentication, { apiKeys: deps.services.apiKeys });
   await app.register(rateLimiting, { ...deps.rateLimit, redis: deps.redis ?? null });
-  await app.register(systemRoutes, { database: deps.database });
+  await app.register(idempotency, { service: deps.services.idempotency });
+  await app.register(systemRoutes, { checkDatabase: () => pingDatabase(deps.database) });
+  await apiReference(app);
 
   await app.register(
     async (api) => {
@@ -70,9 +89,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(commentRoutes, { comments: deps.services.comments });
       await api.register(todoRoutes, { todos: deps.services.todos });
       await api.register(turnRoutes, { turns: deps.services.turns });
+      await api.register(assetRoutes, { assets: deps.services.assets });
+      await api.register(reactionRoutes, { reactions: deps.services.reactions });
       await api.register(webhookRoutes, { webhooks: deps.services.webhooks });
     },
     { prefix: '/api/ext/v1' },
   );
+  await app.register(mcpRoutes, { root: app });
+  await app.register(uiApi, {
+    prefix: '/api/ui',
+    services: deps.services,
+    ...(deps.liveStreams ? { live: deps.liveStreams } : {}),
+  });
+  await app.register(webUi);
   return app;
 }

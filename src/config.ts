@@ -21,9 +21,15 @@ export interface Config {
     /** Finished deliveries (and events nothing refers to any more) older than this are deleted. */
     retentionMs: number;
   };
+  /** Largest size of one uploaded asset, in bytes (the file's own bytes, multipart framing not counted). */
+  assetMaxBytes: number;
+  /** Activities older than this are deleted (LANEBOARD_ACTIVITY_RETENTION). */
+  activityRetentionMs: number;
   logLevel: string;
   /** Fastify `trustProxy`: which proxies' X-Forwarded-For to believe for the client address. */
   trustProxy: boolean | number | string[];
+  /** A web UI session ends after this long without use (sliding expiry). */
+  sessionTtlMs: number;
 }
 
 export class ConfigError extends Error {
@@ -56,7 +62,7 @@ function duration(env: Env, name: string, fallback: string, minMs = 1): number {
   const raw = text(env, name) ?? fallback;
   const ms = parseDuration(raw);
   if (ms === null) {
-    throw new ConfigError(name, `must be a duration such as 250ms, 10s, 5m or 2h, got "${raw}"`);
+    throw new ConfigError(name, `must be a duration such as 250ms, 10s, 5m, 2h or 14d, got "${raw}"`);
   }
   if (ms < minMs) throw new ConfigError(name, `must be at least ${formatDuration(minMs)}, got "${raw}"`);
   return ms;
@@ -144,8 +150,11 @@ export function loadConfig(env: Env = process.env): Config {
       allowPrivate: boolean(env, 'LANEBOARD_WEBHOOK_ALLOW_PRIVATE'),
       retentionMs: duration(env, 'LANEBOARD_WEBHOOK_RETENTION', '720h', 60_000),
     },
+    assetMaxBytes: integer(env, 'LANEBOARD_ASSET_MAX_BYTES', 10 * 1024 * 1024, 1, 1024 * 1024 * 1024),
+    activityRetentionMs: duration(env, 'LANEBOARD_ACTIVITY_RETENTION', '720h', 60_000),
     logLevel,
     trustProxy: trustProxy(env, 'LANEBOARD_TRUST_PROXY'),
+    sessionTtlMs: duration(env, 'LANEBOARD_SESSION_TTL', '14d', 60_000),
   };
 }
 

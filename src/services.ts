@@ -1,7 +1,18 @@
+import { ActivityService } from './domain/activities/activity-service.js';
 import { ApiKeyService } from './domain/api-keys/api-key-service.js';
+import { AssetService, type AssetServiceOptions } from './domain/assets/asset-service.js';
 import { BoardService } from './domain/boards/board-service.js';
 import { CommentService } from './domain/comments/comment-service.js';
+import { IdempotencyService } from './domain/idempotency/idempotency-service.js';
 import { LaneService } from './domain/lanes/lane-service.js';
+import type { ChangeSource } from './domain/live/board-events.js';
+import { type BoardEventsOptions, BoardEventsService } from './domain/live/board-events.js';
+import { BoardViewService } from './domain/live/board-view-service.js';
+import { KeyConsole } from './domain/people/key-console.js';
+import { PeopleService } from './domain/people/people-service.js';
+import { type PeopleOptions, SessionService } from './domain/people/session-service.js';
+import { WebhookConsole } from './domain/people/webhook-console.js';
+import { ReactionService } from './domain/reactions/reaction-service.js';
 import type { ServiceDeps } from './domain/services.js';
 import { TaskService } from './domain/tasks/task-service.js';
 import { TodoService } from './domain/todos/todo-service.js';
@@ -11,19 +22,46 @@ import { WebhookService, type WebhookServiceOptions } from './domain/webhooks/we
 export interface ServiceOptions {
   /** Webhook URL policy and the dispatcher wake-up; secure defaults (https only, public addresses). */
   webhooks?: WebhookServiceOptions;
+  /** Session lifetime and sign-in throttling of the web UI. */
+  people?: PeopleOptions;
+  /** The change feed the live board streams follow (the runtime's); without it streams hear nothing. */
+  changeFeed?: ChangeSource;
+  liveEvents?: BoardEventsOptions;
+  /** The asset size limit (LANEBOARD_ASSET_MAX_BYTES); 10 MiB by default. */
+  assets?: AssetServiceOptions;
 }
 
-/** Every domain service, built once from shared dependencies; HTTP, CLI (and later UI, MCP) use these. */
+/** For processes without a change feed (none today: the runtime always passes its own). */
+const SILENT_FEED: ChangeSource = { subscribe: () => () => {}, ready: async () => {} };
+
+/**
+ * Every domain service, built once from shared dependencies; HTTP, CLI, UI and MCP use these. A new
+ * feature adds its service here (and its options to ServiceOptions); the runtime builds this once.
+ */
 export function createServices(deps: ServiceDeps, options: ServiceOptions = {}) {
+  const apiKeys = new ApiKeyService(deps);
+  const webhooks = new WebhookService(deps, options.webhooks);
+  const sessions = new SessionService(deps, options.people);
+  const people = new PeopleService(deps, sessions);
   return {
-    apiKeys: new ApiKeyService(deps),
+    activities: new ActivityService(deps),
+    apiKeys,
     boards: new BoardService(deps),
     lanes: new LaneService(deps),
     tasks: new TaskService(deps),
     comments: new CommentService(deps),
     todos: new TodoService(deps),
     turns: new TurnService(deps),
-    webhooks: new WebhookService(deps, options.webhooks),
+    assets: new AssetService(deps, options.assets),
+    reactions: new ReactionService(deps),
+    idempotency: new IdempotencyService(deps),
+    boardView: new BoardViewService(deps),
+    boardEvents: new BoardEventsService(deps, options.changeFeed ?? SILENT_FEED, options.liveEvents),
+    webhooks,
+    sessions,
+    people,
+    keyConsole: new KeyConsole(deps, apiKeys, people),
+    webhookConsole: new WebhookConsole(deps, webhooks),
   };
 }
 

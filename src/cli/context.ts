@@ -1,30 +1,26 @@
 import { loadConfig } from '../config.js';
-import { type Database, openDatabase } from '../db/database.js';
-import { migrateToLatest } from '../db/migrate.js';
-import type { Actor } from '../domain/actor.js';
-import { resolveMasterKey } from '../lib/master-key.js';
-import { SecretBox } from '../lib/secret-box.js';
-import { systemClock } from '../lib/time.js';
-import { createServices, type Services } from '../services.js';
-import { OutboxEventRecorder } from '../webhooks/outbox.js';
+import type { Database } from '../db/database.js';
+import { type Actor, CLI_OPERATOR } from '../domain/actor.js';
+import { createLogger, createRuntime, type Runtime } from '../runtime.js';
+import type { Services } from '../services.js';
 
 export interface CliContext {
+  runtime: Runtime;
   services: Services;
   database: Database;
   actor: Actor;
 }
 
-/** Opens the configured database (migrated) and the services, acting as the operator at the console. */
+/**
+ * The runtime for a CLI command, acting as the operator at the console. The schema must be current:
+ * only `migrate` and `serve` change it, so an older database is reported, not silently migrated.
+ */
 export async function openCliContext(): Promise<CliContext> {
   const config = loadConfig();
-  const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
-  await migrateToLatest(database);
-  const secrets = new SecretBox(resolveMasterKey(config.secretKey, config.dataDir));
-  const services = createServices({
-    database,
-    secrets,
-    clock: systemClock,
-    events: new OutboxEventRecorder(() => {}, systemClock),
-  });
-  return { services, database, actor: { kind: 'system', origin: 'cli' } };
+  const runtime = await createRuntime(
+    { ...config, databasePoolSize: 2 },
+    // Commands print their own results; only warnings (a failing pool) go to stderr as log lines.
+    { migrations: 'require', log: createLogger('warn') },
+  );
+  return { runtime, services: runtime.services, database: runtime.database, actor: CLI_OPERATOR };
 }

@@ -1,18 +1,20 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError, loadConfig } from '../config.js';
-import { openDatabase } from '../db/database.js';
-import { migrateToLatest } from '../db/migrate.js';
+import { migrateToLatest, SchemaOutdatedError, SchemaTooNewError } from '../db/migrate.js';
 import { DomainError } from '../domain/errors.js';
+import { createLogger, createRuntime } from '../runtime.js';
 import { registerCaptureCommand } from './capture-command.js';
 import { type CliContext, openCliContext } from './context.js';
 import { registerKeysCommand } from './keys-command.js';
+import { registerMcpCommand } from './mcp-command.js';
+import { registerUsersCommand } from './users-command.js';
 
 async function withContext<T>(work: (ctx: CliContext) => Promise<T>): Promise<T> {
   const ctx = await openCliContext();
   try {
     return await work(ctx);
   } finally {
-    await ctx.database.close();
+    await ctx.runtime.close();
   }
 }
 
@@ -54,23 +56,25 @@ function buildProgram(): Command {
     .description('Apply pending database migrations')
     .action(async () => {
       const config = loadConfig();
-      const database = openDatabase({
-        databaseUrl: config.databaseUrl,
-        dataDir: config.dataDir,
-        poolSize: 1,
-      });
+      // Migrated here rather than by the runtime, so the command can print what it applied.
+      const runtime = await createRuntime(
+        { ...config, databasePoolSize: 1 },
+        { migrations: 'skip', log: createLogger('warn') },
+      );
       try {
-        const applied = await migrateToLatest(database);
+        const applied = await migrateToLatest(runtime.database);
         process.stdout.write(
           applied.length ? `Applied: ${applied.join(', ')}\n` : 'Database is up to date.\n',
         );
       } finally {
-        await database.close();
+        await runtime.close();
       }
     });
 
   registerKeysCommand(program, withContext);
+  registerUsersCommand(program, withContext);
   registerCaptureCommand(program);
+  registerMcpCommand(program);
   return program;
 }
 
@@ -88,6 +92,10 @@ export async function run(argv: string[]): Promise<number> {
     }
     if (error instanceof ConfigError) {
       process.stderr.write(`laneboard: invalid configuration: ${error.message}\n`);
+      return 1;
+    }
+    if (error instanceof SchemaOutdatedError || error instanceof SchemaTooNewError) {
+      process.stderr.write(`laneboard: ${error.message}\n`);
       return 1;
     }
     if (error instanceof DomainError) {

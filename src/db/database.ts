@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
+import { type KeyChanges, pgKeyChanges, sqliteKeyChanges } from './key-changes.js';
 import type { DB, Dialect } from './schema.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 
@@ -11,6 +12,8 @@ export interface Database {
   readonly dialect: Dialect;
   /** The PostgreSQL pool, for LISTEN/NOTIFY and advisory locks; null on SQLite. */
   readonly pgPool: pg.Pool | null;
+  /** When stored API keys or grants may have changed (for caches of key lookups). */
+  readonly keyChanges: KeyChanges;
   close(): Promise<void>;
 }
 
@@ -20,6 +23,8 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** SQLite file path override (tests use a file per suite or `:memory:`). */
   sqliteFile?: string;
+  /** Told about errors of idle PostgreSQL connections (the pool replaces them); logged by the runtime. */
+  onPoolError?: (error: Error) => void;
 }
 
 // PostgreSQL returns BIGINT (int8) as text by default; our epoch-millisecond columns fit a double exactly.
@@ -28,10 +33,20 @@ pg.types.setTypeParser(20, (value) => Number(value));
 export function openDatabase(options: DatabaseOptions): Database {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
-    // A dropped idle connection must not crash the process; the pool replaces it.
-    pool.on('error', () => {});
+    // A dropped idle connection must not crash the process (the pool replaces it), but it is reported.
+    pool.on('error', (error) => options.onPoolError?.(error));
     const kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    return { kysely, dialect: 'postgres', pgPool: pool, close: () => kysely.destroy() };
+    const keyChanges = pgKeyChanges(pool);
+    return {
+      kysely,
+      dialect: 'postgres',
+      pgPool: pool,
+      keyChanges,
+      close: async () => {
+        await keyChanges.close();
+        await kysely.destroy();
+      },
+    };
   }
   const file = options.sqliteFile ?? path.join(options.dataDir, 'laneboard.sqlite');
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -41,5 +56,16 @@ export function openDatabase(options: DatabaseOptions): Database {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const kysely = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { kysely, dialect: 'sqlite', pgPool: null, close: () => kysely.destroy() };
+  return {
+    kysely,
+    dialect: 'sqlite',
+    pgPool: null,
+    keyChanges: sqliteKeyChanges(sqlite),
+    close: () => kysely.destroy(),
+  };
+}
+
+/** The health check's query: resolves once the database answers a trivial statement. */
+export async function pingDatabase(database: Database): Promise<void> {
+  await sql`select 1`.execute(database.kysely);
 }

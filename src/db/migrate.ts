@@ -2,12 +2,23 @@ import { type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { Database } from './database.js';
 import { initialMigration } from './migrations/001-initial.js';
 import { retentionIndexesMigration } from './migrations/002-retention-indexes.js';
+import { activitiesMigration } from './migrations/003-activities.js';
+import { peopleMigration } from './migrations/004-people.js';
+import { assetsReactionsMigration } from './migrations/005-assets-reactions.js';
+import { idempotencyMigration } from './migrations/006-idempotency.js';
+import { performanceMigration } from './migrations/007-performance-indexes.js';
 import type { Dialect } from './schema.js';
 
-function migrationsFor(dialect: Dialect): Record<string, Migration> {
+/** Every migration, by name; names sort in the order they apply. New migrations are added here. */
+export function migrationsFor(dialect: Dialect): Record<string, Migration> {
   return {
     '001-initial': initialMigration(dialect),
     '002-retention-indexes': retentionIndexesMigration,
+    '003-activities': activitiesMigration(dialect),
+    '004-people': peopleMigration,
+    '005-assets-reactions': assetsReactionsMigration(dialect),
+    '006-idempotency': idempotencyMigration,
+    '007-performance-indexes': performanceMigration(dialect),
   };
 }
 
@@ -18,12 +29,49 @@ class StaticMigrationProvider implements MigrationProvider {
   }
 }
 
-/**
- * Applies pending migrations. Kysely runs them in one transaction and, on PostgreSQL, holds a
- * PostgreSQL advisory lock meanwhile (taken and released around that transaction), so instances starting together never apply one twice.
- */
-export async function migrateToLatest(database: Database): Promise<string[]> {
-  const migrator = new Migrator({
+/** The schema is older than this version's code: only `laneboard migrate` (or `serve`) may change it. */
+export class SchemaOutdatedError extends Error {
+  constructor(readonly pending: readonly string[]) {
+    super(
+      `The database schema is out of date (${pending.length} migration${pending.length === 1 ? '' : 's'} pending): run \`laneboard migrate\` first.`,
+    );
+    this.name = 'SchemaOutdatedError';
+  }
+}
+
+/** The database was migrated by a newer Laneboard: this version does not know some applied migrations. */
+export class SchemaTooNewError extends Error {
+  constructor(readonly unknown: readonly string[]) {
+    super(
+      `The database has migrations this version does not know (${unknown.join(', ')}): it was migrated by a newer Laneboard. Run that version, or restore a backup taken before the upgrade.`,
+    );
+    this.name = 'SchemaTooNewError';
+  }
+}
+
+/** Applied migrations this version does not have (none on a fresh database). */
+async function unknownAppliedMigrations(database: Database): Promise<string[]> {
+  const known = new Set(Object.keys(migrationsFor(database.dialect)));
+  let applied: string[];
+  try {
+    const { rows } = await sql<{ name: string }>`select name from laneboard_migrations`.execute(
+      database.kysely,
+    );
+    applied = rows.map((r) => r.name);
+  } catch {
+    // No migration table yet: nothing applied.
+    return [];
+  }
+  return applied.filter((name) => !known.has(name)).sort();
+}
+
+async function refuseNewerSchema(database: Database): Promise<void> {
+  const unknown = await unknownAppliedMigrations(database);
+  if (unknown.length > 0) throw new SchemaTooNewError(unknown);
+}
+
+async function migratorFor(database: Database): Promise<Migrator> {
+  return new Migrator({
     db: database.kysely,
     provider: new StaticMigrationProvider(database.dialect),
     migrationTableName: 'laneboard_migrations',
@@ -32,7 +80,19 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
     // fails to find it in our search_path (another deployment's or test's schema in the same database).
     ...(database.dialect === 'postgres' ? { migrationTableSchema: await currentSchema(database) } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+}
+
+/**
+ * Applies pending migrations (up to `target` when given: tests build older schemas that way). Kysely
+ * runs them in one transaction and, on PostgreSQL, holds an advisory lock meanwhile, so instances
+ * starting together never apply one twice.
+ */
+export async function migrateToLatest(database: Database, target?: string): Promise<string[]> {
+  await refuseNewerSchema(database);
+  const migrator = await migratorFor(database);
+  const { error, results } = await (target === undefined
+    ? migrator.migrateToLatest()
+    : migrator.migrateTo(target));
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`Migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -45,4 +105,17 @@ async function currentSchema(database: Database): Promise<string> {
   const schema = rows[0]?.schema;
   if (!schema) throw new Error('PostgreSQL has no current schema: check search_path in DATABASE_URL.');
   return schema;
+}
+
+/** The names of the migrations not yet applied to this database. */
+export async function pendingMigrations(database: Database): Promise<string[]> {
+  const migrator = await migratorFor(database);
+  return (await migrator.getMigrations()).filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
+/** Fails with SchemaOutdatedError unless every migration has been applied. */
+export async function requireCurrentSchema(database: Database): Promise<void> {
+  await refuseNewerSchema(database);
+  const pending = await pendingMigrations(database);
+  if (pending.length > 0) throw new SchemaOutdatedError(pending);
 }

@@ -1,10 +1,19 @@
-import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import type { Generated, Insertable, Kysely, Selectable, Transaction } from 'kysely';
 
 /*
  * Column conventions shared by both dialects, so one set of migrations and queries serves SQLite and
  * PostgreSQL: timestamps are ISO 8601 UTC text with milliseconds (they sort as text), booleans are
  * integers 0/1, lists are JSON text.
  */
+import type {
+  ApiKeyRevealsTable,
+  InvitesTable,
+  SessionsTable,
+  SignInFailuresTable,
+  UsersTable,
+} from './schema-people.js';
+
+export * from './schema-people.js';
 
 export interface ApiKeysTable {
   id: string;
@@ -14,12 +23,16 @@ export interface ApiKeysTable {
   all_boards: number;
   created_at: string;
   revoked_at: string | null;
+  /** The person who made the key in the web UI; null for keys made with the CLI. */
+  owner_user_id: string | null;
+  /** Updated at most once a minute per key (see ApiKeyService), so it costs the hot path nothing. */
+  last_used_at: string | null;
 }
 
 export interface ApiKeyGrantsTable {
   api_key_id: string;
   board_id: string;
-  permission: 'read' | 'edit';
+  permission: Permission;
   created_at: string;
 }
 
@@ -129,6 +142,72 @@ export interface WebhookDeliveriesTable {
   last_attempt_at: string | null;
 }
 
+export interface AssetsTable {
+  id: string;
+  task_id: string;
+  board_id: string;
+  filename: string;
+  content_type: string;
+  size: number;
+  /** Lowercase hex SHA-256 of the bytes. */
+  sha256: string;
+  source: 'user' | 'api' | 'agent';
+  created_at: string;
+}
+
+/** An asset's bytes in order of `seq`, 256 KiB per chunk (the last may be shorter; none for an empty file). */
+export interface AssetChunksTable {
+  asset_id: string;
+  seq: number;
+  data: Buffer;
+}
+
+export interface ReactionsTable {
+  comment_id: string;
+  task_id: string;
+  board_id: string;
+  content: string;
+  actor_kind: 'api_key' | 'agent' | 'user' | 'system';
+  actor_id: string;
+  created_at: string;
+}
+
+export interface ActivitiesTable {
+  /** Increasing per database (SQLite rowid, PostgreSQL identity); the live stream's event id. */
+  id: Generated<number>;
+  board_id: string;
+  task_id: string | null;
+  type: string;
+  actor_kind: 'api_key' | 'user' | 'agent' | 'system';
+  /** The key's or person's id; null for the CLI operator. */
+  actor_id: string | null;
+  actor_name: string;
+  origin: 'api' | 'ui' | 'mcp' | 'cli';
+  /** JSON: the event's data without board_id. */
+  data: string;
+  created_at: string;
+}
+
+export interface IdempotencyKeysTable {
+  api_key_id: string;
+  idempotency_key: string;
+  /** sha256 of method, path and body: a retry must be the same request. */
+  fingerprint: string;
+  status_code: number | null;
+  response_body: string | null;
+  created_at: string;
+}
+
+export interface WebhookDeliveryAttemptsTable {
+  delivery_id: string;
+  number: number;
+  at: string;
+  response_status: number | null;
+  response_body: string | null;
+  duration_ms: number | null;
+  error: string | null;
+}
+
 export interface DB {
   api_keys: ApiKeysTable;
   api_key_grants: ApiKeyGrantsTable;
@@ -141,9 +220,29 @@ export interface DB {
   webhooks: WebhooksTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  assets: AssetsTable;
+  asset_chunks: AssetChunksTable;
+  reactions: ReactionsTable;
+  activities: ActivitiesTable;
+  idempotency_keys: IdempotencyKeysTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  invites: InvitesTable;
+  sign_in_failures: SignInFailuresTable;
+  api_key_reveals: ApiKeyRevealsTable;
+  webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';
+/** A key's access to a board, as stored in grants. */
+export type Permission = 'read' | 'edit';
+
+/** Items at positions from..to (inclusive) move by delta: the SQL side of a dense-position move. */
+export interface ShiftRange {
+  from: number;
+  to: number;
+  delta: 1 | -1;
+}
 export type Executor = Kysely<DB> | Transaction<DB>;
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
@@ -155,4 +254,11 @@ export type CommentRow = Selectable<CommentsTable>;
 export type TodoRow = Selectable<TodosTable>;
 export type TurnRow = Selectable<TurnsTable>;
 export type WebhookRow = Selectable<WebhooksTable>;
+export type AssetRow = Selectable<AssetsTable>;
+export type ReactionRow = Selectable<ReactionsTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type ActivityRow = Selectable<ActivitiesTable>;
+export type NewActivityRow = Insertable<ActivitiesTable>;
+export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;
+
+export type DeliveryAttemptRow = Selectable<WebhookDeliveryAttemptsTable>;

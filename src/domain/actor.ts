@@ -1,27 +1,35 @@
-export type Permission = 'read' | 'edit';
+import type { Permission } from '../db/schema.js';
+
+export type { Permission } from '../db/schema.js';
 
 /**
  * Who asks. Every domain operation takes one; its `origin` decides whether webhook events are recorded
  * and how comments are attributed, so no entry point (HTTP API, web UI, MCP, CLI) repeats those rules.
+ * `name` (the key's name, the person's name, the agent's name) is stored with every activity.
  */
 export type Actor =
   | {
       kind: 'api_key';
       origin: 'api';
       keyId: string;
+      name: string;
       allBoards: boolean;
       /** Board grants as loaded when the request was authenticated. */
       grants: ReadonlyMap<string, Permission>;
     }
-  | { kind: 'user'; origin: 'ui'; userId: string; role: 'owner' | 'admin' | 'member' }
+  | { kind: 'user'; origin: 'ui'; userId: string; name: string; role: 'owner' | 'admin' | 'member' }
   | {
       kind: 'agent';
       origin: 'mcp';
       keyId: string;
+      name: string;
       allBoards: boolean;
       grants: ReadonlyMap<string, Permission>;
     }
-  | { kind: 'system'; origin: 'cli' };
+  | { kind: 'system'; origin: 'cli'; name: string };
+
+/** The operator at the console (every CLI command acts as this). */
+export const CLI_OPERATOR: Actor = { kind: 'system', origin: 'cli', name: 'CLI' };
 
 export type AuthorSource = 'user' | 'api' | 'agent';
 
@@ -37,9 +45,25 @@ export function boardPermission(actor: Actor, boardId: string): Permission | nul
   }
 }
 
-/** Webhook events record integrations' changes only: the external API's, not the web UI's or the CLI's. */
-export function recordsEvents(actor: Actor): boolean {
-  return actor.origin === 'api';
+/**
+ * Webhooks receive integrations' changes only: the external API's and MCP's (which is the external API
+ * for agents), not the web UI's or the CLI's.
+ */
+export function firesWebhooks(actor: Actor): boolean {
+  return actor.origin === 'api' || actor.origin === 'mcp';
+}
+
+/** The id stored as an activity's actor: the key's or person's id, none for the CLI operator. */
+export function actorId(actor: Actor): string | null {
+  switch (actor.kind) {
+    case 'api_key':
+    case 'agent':
+      return actor.keyId;
+    case 'user':
+      return actor.userId;
+    case 'system':
+      return null;
+  }
 }
 
 /** The API key that a board created by this actor is granted to, if any. */

@@ -1,20 +1,6 @@
-/** Stable, snake_case error codes. HTTP statuses for them live in one place: http/error-status.ts. */
-export type ErrorCode =
-  | 'missing_auth'
-  | 'invalid_key'
-  | 'forbidden'
-  | 'not_found'
-  | 'validation_error'
-  | 'invalid_body'
-  | 'payload_too_large'
-  | 'unsupported_media_type'
-  | 'method_not_allowed'
-  | 'headers_too_large'
-  | 'request_timeout'
-  | 'rate_limited'
-  | 'conflict'
-  | 'internal_error'
-  | 'unavailable';
+import type { ErrorCode } from '../schemas/errors.js';
+
+export type { ErrorCode };
 
 export class DomainError extends Error {
   constructor(

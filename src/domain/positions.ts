@@ -1,3 +1,7 @@
+import type { ShiftRange } from '../db/schema.js';
+
+export type { ShiftRange } from '../db/schema.js';
+
 /**
  * Dense positions (0..n-1) arithmetic shared by lanes and tasks. The SQL that applies a move lives in
  * the repositories; these functions decide what the move is.
@@ -7,12 +11,6 @@
 export function clampInsertPosition(requested: number | undefined, count: number): number {
   if (requested === undefined || requested > count) return count;
   return Math.max(0, requested);
-}
-
-export interface ShiftRange {
-  from: number;
-  to: number;
-  delta: 1 | -1;
 }
 
 /**

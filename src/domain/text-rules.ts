@@ -1,19 +1,7 @@
+import { LIMITS } from '../schemas/limits.js';
 import { invalid } from './errors.js';
 
-/** Length limits of the contract, applied after trimming. Every entry point shares them. */
-export const LIMITS = {
-  boardName: 200,
-  laneName: 200,
-  taskTitle: 500,
-  taskDescription: 100_000,
-  commentBody: 50_000,
-  authorName: 200,
-  todoText: 2_000,
-  turnContent: 1024 * 1024,
-  turnSourceId: 200,
-  tagCount: 50,
-  tagLength: 50,
-} as const;
+export { LIMITS };
 
 /** Trims and checks a required, non-empty text field. */
 export function requiredText(field: string, value: string, max: number): string {

@@ -1,21 +1,23 @@
-import type { Transaction } from 'kysely';
 import type { Database } from '../db/database.js';
-import type { DB, Dialect } from '../db/schema.js';
+import { inTransaction as runTransaction, TransactionConflictError, type Tx } from '../db/transaction.js';
+import { DomainError } from './errors.js';
 
-/** A unit of work: the open transaction plus callbacks that must run only once it has committed. */
-export interface Tx {
-  readonly db: Transaction<DB>;
-  readonly dialect: Dialect;
-  afterCommit(callback: () => void): void;
-}
+export type { Tx } from '../db/transaction.js';
 
+/**
+ * Runs the work in a transaction (retried on deadlocks and serialization failures, see db/); one that
+ * keeps losing to concurrent requests becomes 409 conflict, which the caller may simply retry.
+ */
 export async function inTransaction<T>(database: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
-  const callbacks: Array<() => void> = [];
-  const result = await database.kysely
-    .transaction()
-    .execute((trx) =>
-      work({ db: trx, dialect: database.dialect, afterCommit: (callback) => callbacks.push(callback) }),
-    );
-  for (const callback of callbacks) callback();
-  return result;
+  try {
+    return await runTransaction(database, work);
+  } catch (error) {
+    if (error instanceof TransactionConflictError) {
+      throw new DomainError(
+        'conflict',
+        'The change collided with other requests at the same time. Retry the request.',
+      );
+    }
+    throw error;
+  }
 }

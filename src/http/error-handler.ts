@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorCode } from '../domain/errors.js';
 import { loggableError } from '../lib/loggable-error.js';
+import { discardBody } from './discard-body.js';
 import { errorBody, STATUS_BY_CODE } from './error-status.js';
 import { describeValidationError } from './validation.js';
 
@@ -32,7 +34,7 @@ function codeForStatus(status: number): ErrorCode {
 
 /** Maps every error — domain, validation, framework, unexpected — into `{"error":{"code","message"}}`. */
 export function installErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
+  app.setErrorHandler(async (error: FastifyError | DomainError, request, reply) => {
     if (error instanceof DomainError) {
       return reply.status(STATUS_BY_CODE[error.code]).send(errorBody(error.code, error.message));
     }
@@ -41,6 +43,9 @@ export function installErrorHandling(app: FastifyInstance): void {
       return reply.status(400).send(errorBody('validation_error', message));
     }
     const mapped = error.code ? FRAMEWORK_CODES[error.code] : undefined;
+    if (mapped === 'payload_too_large' && !(await discardBody(request.raw))) {
+      reply.header('Connection', 'close');
+    }
     if (mapped) {
       return reply
         .status(STATUS_BY_CODE[mapped])
@@ -99,9 +104,17 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket)
   if (socket.writable) {
     const reason =
       status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request';
-    socket.write(
-      `HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${Buffer.byteLength(text)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${text}`,
-    );
+    // The request was never parsed, so there is no key to count (no X-RateLimit-*), but the answer
+    // still carries the headers every response has: a date and a request id to quote.
+    const headers = [
+      `HTTP/1.1 ${status} ${reason}`,
+      `Content-Length: ${Buffer.byteLength(text)}`,
+      'Content-Type: application/json; charset=utf-8',
+      `Date: ${new Date().toUTCString()}`,
+      `X-Request-Id: ${randomUUID()}`,
+      'Connection: close',
+    ];
+    socket.write(`${headers.join('\r\n')}\r\n\r\n${text}`);
   }
   socket.destroy(error);
 }

@@ -26,7 +26,22 @@ export function randomString(length: number, alphabet: string = ALPHABET): strin
   return out;
 }
 
-export type IdKind = 'brd' | 'lane' | 'task' | 'cmt' | 'todo' | 'turn' | 'wh' | 'key' | 'dlv' | 'evt';
+export type IdKind =
+  | 'brd'
+  | 'lane'
+  | 'task'
+  | 'cmt'
+  | 'todo'
+  | 'turn'
+  | 'wh'
+  | 'key'
+  | 'dlv'
+  | 'evt'
+  | 'usr'
+  | 'inv'
+  | 'rvl'
+  | 'sif'
+  | 'ast';
 
 // Sequence numbers per millisecond in the sortable part; ms * 1296 stays a safe integer until the year 2189.
 const PER_MS = 36 * 36;

@@ -1,8 +1,8 @@
 import { lookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
 import { buildConnector } from 'undici';
-import { judgeAddress, unbracket } from './address-policy.js';
-import type { HostResolver } from './url-guard.js';
+import { judgeAddress, unbracket } from '../lib/net/address-policy.js';
+import type { HostResolver } from '../lib/net/url-guard.js';
 
 /** The refusal of an address at connect time; its message is what the delivery record shows. */
 export class BlockedAddressError extends Error {
@@ -20,8 +20,13 @@ export const connectResolver: HostResolver = async (hostname) =>
 function refuse(address: string, hostname: string): BlockedAddressError | null {
   const verdict = judgeAddress(address);
   if (verdict.accepted) return null;
-  const subject = unbracket(hostname) === address ? address : `${hostname} resolved to ${address}, which`;
-  return new BlockedAddressError(`Blocked: ${subject} is ${verdict.reason}.`);
+  // The webhook's owner reads this error: a literal address they wrote may be named, but not what a
+  // name resolved to (that would map the server's internal DNS for any API key).
+  return new BlockedAddressError(
+    unbracket(hostname) === address
+      ? `Blocked: ${address} is ${verdict.reason}.`
+      : `Blocked: ${hostname} resolves to a non-public address.`,
+  );
 }
 
 /**

@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { StringDecoder } from 'node:string_decoder';
 import { Agent } from 'undici';
+import type { HostResolver } from '../lib/net/url-guard.js';
 import { guardedConnector } from './guarded-connector.js';
-import type { HostResolver } from './url-guard.js';
 
 /** How much of a response is kept for the delivery record, and how much more is read to reuse the socket. */
 export const RESPONSE_KEEP_BYTES = 1024;

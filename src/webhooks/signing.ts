@@ -1,12 +1,7 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { SECRET_PREFIX } from '../domain/webhooks/webhook-secret.js';
 
-const SECRET_PREFIX = 'whsec_';
-const SECRET_BYTES = 32;
-
-/** `whsec_` + base64 of 32 random bytes: usable as-is for GitHub-style HMAC and by Standard Webhooks libraries. */
-export function newWebhookSecret(): string {
-  return `${SECRET_PREFIX}${randomBytes(SECRET_BYTES).toString('base64')}`;
-}
+export { newWebhookSecret } from '../domain/webhooks/webhook-secret.js';
 
 export interface SignatureHeaders {
   'x-service-signature-256': string;

@@ -1,22 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/database.js';
+import { PgListener } from '../db/pg-listener.js';
 import {
   claimDueDeliveries,
   type DeliveryJob,
   loadDeliveryJobs,
   releaseLeases,
+  renewLease,
 } from '../db/repositories/deliveries.js';
 import { loggableError } from '../lib/loggable-error.js';
+import type { HostResolver } from '../lib/net/url-guard.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import { type Clock, systemClock } from '../lib/time.js';
 import { AttemptWriter } from './attempt-writer.js';
+import { ExcludingClaimPacer } from './excluding-claim-pacer.js';
 import { HostQueues } from './host-queues.js';
 import { WebhookSender } from './http-sender.js';
 import { DELIVERY_CHANNEL } from './outbox.js';
-import { PgWakeListener } from './pg-wakeup.js';
 import { outcomeOfAttempt } from './retry-schedule.js';
 import { signDelivery } from './signing.js';
-import type { HostResolver } from './url-guard.js';
 
 export interface DispatcherLog {
   warn(detail: object, message: string): void;
@@ -45,9 +47,14 @@ const USER_AGENT = 'Service-Webhooks/1.0';
 const CLAIM_BATCH = 32;
 /** A finished attempt triggers a claim only once this many slots are free (claims are per batch, not per attempt). */
 const CLAIM_MIN = 8;
-/** While some host has enough waiting, claims must skip its deliveries; such claims run at most this often. */
-const EXCLUDING_CLAIM_GAP_MS = 50;
 const silentLog: DispatcherLog = { warn: () => {}, error: () => {} };
+/**
+ * Lease time beyond the attempt's own time-out, for recording its result (a batched write that may wait
+ * behind other writes on a busy server). An attempt starts only with at least time-out + this left on
+ * its lease, so the lease cannot run out (and another claimer send the delivery again) before the
+ * result is stored.
+ */
+const RECORD_MARGIN_MS = 10_000;
 
 /**
  * Sends queued deliveries from the transactional outbox. Runs in every server process: woken at once by
@@ -62,30 +69,33 @@ export class WebhookDispatcher {
   private readonly sender: WebhookSender;
   private readonly hosts: HostQueues<HeldJob>;
   private readonly writer: AttemptWriter;
+  private readonly pacer: ExcludingClaimPacer;
   private readonly maxConcurrency: number;
   private readonly leaseMs: number;
   private readonly instanceId = randomUUID();
   /** Claimed deliveries not yet finished (in flight or waiting for a host slot), by id. */
   private readonly held = new Map<string, Promise<void> | null>();
+  /** The same deliveries' jobs, whose lease (owner, expiry) is updated when it is renewed or re-claimed. */
+  private readonly jobs = new Map<string, HeldJob>();
   private readonly secretCache = new Map<string, string>();
-  private listener: PgWakeListener | null = null;
+  private listener: PgListener | null = null;
   private pollTimer: NodeJS.Timeout | null = null;
-  private retryTimer: NodeJS.Timeout | null = null;
   private running = false;
   private cycle: Promise<void> | null = null;
   private wakeRequested = false;
-  private lastExcludingClaim = 0;
   private claimSeq = 0;
 
   constructor(private readonly options: DispatcherOptions) {
     this.clock = options.clock ?? systemClock;
     this.log = options.log ?? silentLog;
+    this.pacer = new ExcludingClaimPacer(this.clock, () => this.wake());
     this.maxConcurrency = options.maxConcurrency ?? 64;
     const perHost = options.perHostConcurrency ?? 16;
     this.hosts = new HostQueues<HeldJob>(perHost);
-    // A claimed delivery waits at most one round of its host's attempts, then takes one attempt, each
-    // bounded by the time-out; the rest of the lease covers recording the result.
-    this.leaseMs = 2 * options.timeoutMs + 2000;
+    // A claimed delivery usually waits at most one round of its host's attempts, then takes one attempt,
+    // each bounded by the time-out; the rest of the lease covers recording the result. One that waited
+    // longer has its lease renewed before its attempt starts (see begin).
+    this.leaseMs = 2 * options.timeoutMs + RECORD_MARGIN_MS;
     this.sender = new WebhookSender({
       timeoutMs: options.timeoutMs,
       allowPrivate: options.allowPrivate,
@@ -104,7 +114,13 @@ export class WebhookDispatcher {
     this.pollTimer.unref();
     const pool = this.options.database.pgPool;
     if (pool) {
-      this.listener = new PgWakeListener(pool, DELIVERY_CHANNEL, () => this.wake(), this.log);
+      this.listener = new PgListener(
+        pool,
+        DELIVERY_CHANNEL,
+        () => this.wake(),
+        this.log,
+        () => this.wake(),
+      );
       this.listener.start();
     }
     this.wake();
@@ -125,11 +141,14 @@ export class WebhookDispatcher {
     if (!this.running) return;
     this.running = false;
     if (this.pollTimer) clearInterval(this.pollTimer);
-    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.pacer.stop();
     await this.listener?.stop();
     await this.cycle;
     const waiting = this.hosts.drain();
-    for (const job of waiting) this.held.delete(job.id);
+    for (const job of waiting) {
+      this.held.delete(job.id);
+      this.jobs.delete(job.id);
+    }
     await this.giveBack(waiting.map((job) => ({ id: job.id, leaseOwner: job.leaseOwner })));
     await Promise.allSettled([...this.held.values()]);
     await this.writer.flush();
@@ -155,7 +174,7 @@ export class WebhookDispatcher {
       const capacity = this.maxConcurrency - this.hosts.held;
       if (capacity <= 0) return;
       const excluded = this.hosts.excludedWebhooks();
-      if (excluded.length > 0 && !this.mayRunExcludingClaim()) return;
+      if (excluded.length > 0 && !this.pacer.mayRun()) return;
       const limit = Math.min(capacity, CLAIM_BATCH);
       const now = this.clock.now();
       const leaseOwner = `${this.instanceId}:${++this.claimSeq}`;
@@ -167,17 +186,28 @@ export class WebhookDispatcher {
         excludeWebhookIds: excluded,
       });
       if (claimed.length === 0) return;
-      const jobs = await loadDeliveryJobs(
-        db,
-        claimed.map((c) => c.id).filter((id) => !this.held.has(id)),
-      );
+      const fresh: string[] = [];
+      for (const { id } of claimed) {
+        const mine = this.jobs.get(id);
+        if (!mine) {
+          fresh.push(id);
+          continue;
+        }
+        // Still held here, its lease had run out and this claim took it again: it now holds the new
+        // lease, which its result must be recorded under (the old one no longer matches).
+        mine.leaseOwner = leaseOwner;
+        mine.leaseUntil = now + this.leaseMs;
+      }
+      const jobs = await loadDeliveryJobs(db, fresh);
       const refused: Array<{ id: string; leaseOwner: string }> = [];
       for (const row of jobs) {
-        const job = { ...row, leaseOwner };
+        const job: HeldJob = { ...row, leaseOwner, leaseUntil: now + this.leaseMs };
         const { verdict, host } = this.hosts.offer(job);
         if (verdict === 'full') refused.push({ id: job.id, leaseOwner });
-        else if (verdict === 'wait') this.held.set(job.id, null);
-        else this.begin(job, host);
+        else if (verdict === 'wait') {
+          this.held.set(job.id, null);
+          this.jobs.set(job.id, job);
+        } else this.begin(job, host);
       }
       // Their host already has a full round waiting; the next claims leave its webhooks out.
       await this.giveBack(refused);
@@ -185,26 +215,10 @@ export class WebhookDispatcher {
     }
   }
 
-  /** Claims that must skip backlogged hosts scan past their deliveries, so they are spaced out. */
-  private mayRunExcludingClaim(): boolean {
-    const now = Date.now();
-    const wait = this.lastExcludingClaim + EXCLUDING_CLAIM_GAP_MS - now;
-    if (wait <= 0) {
-      this.lastExcludingClaim = now;
-      return true;
-    }
-    if (!this.retryTimer) {
-      this.retryTimer = setTimeout(() => {
-        this.retryTimer = null;
-        this.wake();
-      }, wait);
-      this.retryTimer.unref();
-    }
-    return false;
-  }
-
   private begin(job: HeldJob, host: string): void {
-    const attempt = this.attempt(job)
+    this.jobs.set(job.id, job);
+    const attempt = this.leaseForAttempt(job)
+      .then((held) => (held ? this.attempt(job) : undefined))
       .catch((error: unknown) => {
         // Not recorded: the lease runs out and the delivery is attempted again.
         this.log.error({ deliveryId: job.id, err: loggableError(error) }, 'webhook attempt failed to run');
@@ -213,8 +227,22 @@ export class WebhookDispatcher {
     this.held.set(job.id, attempt);
   }
 
+  /**
+   * Whether the delivery's lease lasts through the attempt and the recording of its result, renewing it
+   * when it waited long for a slot. False when another claimer took it over: it is not attempted here.
+   */
+  private async leaseForAttempt(job: HeldJob): Promise<boolean> {
+    const now = this.clock.now();
+    if (job.leaseUntil - now >= this.options.timeoutMs + RECORD_MARGIN_MS) return true;
+    const leaseUntil = now + this.leaseMs;
+    if (!(await renewLease(this.options.database.kysely, job.id, job.leaseOwner, leaseUntil))) return false;
+    job.leaseUntil = leaseUntil;
+    return true;
+  }
+
   private finished(job: HeldJob, host: string): void {
     this.held.delete(job.id);
+    this.jobs.delete(job.id);
     const next = this.hosts.finish(host);
     if (next && this.running) this.begin(next, host);
     else if (next) void this.giveBack([{ id: next.id, leaseOwner: next.leaseOwner }]);
@@ -268,4 +296,4 @@ export class WebhookDispatcher {
   }
 }
 
-type HeldJob = DeliveryJob & { leaseOwner: string };
+type HeldJob = DeliveryJob & { leaseOwner: string; leaseUntil: number };

@@ -2,19 +2,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { type Database, openDatabase } from '../../src/db/database.js';
+import type { Database } from '../../src/db/database.js';
 import type { Actor } from '../../src/domain/actor.js';
-import { resolveMasterKey } from '../../src/lib/master-key.js';
-import { SecretBox } from '../../src/lib/secret-box.js';
-import { systemClock } from '../../src/lib/time.js';
-import { createServices, type Services } from '../../src/services.js';
-import { OutboxEventRecorder } from '../../src/webhooks/outbox.js';
+import { createRuntime, type Runtime } from '../../src/runtime.js';
+import type { Services } from '../../src/services.js';
 import { createTestDatabase, TEST_DATABASE_URL } from '../support/database.js';
+import { testConfig } from '../support/runtime.js';
 import { type CliResult, laneboard, runCommand } from './run-cli.js';
 
-const OPERATOR: Actor = { kind: 'system', origin: 'cli' };
+const OPERATOR: Actor = { kind: 'system', origin: 'cli', name: 'CLI' };
 
 interface KeyJson {
   id: string;
@@ -37,6 +36,7 @@ describe('laneboard CLI (embedded SQLite)', () => {
   let dataDir: string;
   let env: Record<string, string>;
   // The API, in this process, on the same data dir the CLI writes to.
+  let runtime: Runtime;
   let database: Database;
   let services: Services;
   let app: FastifyInstance;
@@ -53,19 +53,16 @@ describe('laneboard CLI (embedded SQLite)', () => {
     expect(migrated).toMatchObject({ code: 0, stderr: '' });
     expect(migrated.stdout).toMatch(/^Applied: 001-initial/);
 
-    database = openDatabase({ databaseUrl: null, dataDir });
-    services = createServices({
-      database,
-      secrets: new SecretBox(resolveMasterKey(null, dataDir)),
-      clock: systemClock,
-      events: new OutboxEventRecorder(() => {}),
-    });
+    // The runtime a CLI command builds on that data dir (its database and master key file).
+    runtime = await createRuntime(testConfig({ dataDir }), { log: pino({ level: 'silent' }) });
+    database = runtime.database;
+    services = runtime.services;
     app = await buildApp({ database, services, rateLimit: { max: 10_000, windowMs: 60_000 } });
     await app.ready();
   });
   afterAll(async () => {
     await app?.close();
-    await database?.close();
+    await runtime?.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 

@@ -179,7 +179,7 @@ describe.skipIf(skip)('two instances on one PostgreSQL database', () => {
     }
   });
 
-  it('opens LANEBOARD_DB_POOL_SIZE connections for queries per instance, plus one for LISTEN', async () => {
+  it('opens LANEBOARD_DB_POOL_SIZE connections for queries per instance, plus two for LISTEN (delivery wake-ups, key changes)', async () => {
     // The moves above kept both pools busy; idle connections stay open for 10 s, so the pools are full.
     const connections = await schema.query<{ application_name: string; listening: boolean; n: number }>(
       `select application_name, query ilike 'LISTEN %' as listening, count(*)::int as n
@@ -189,9 +189,9 @@ describe.skipIf(skip)('two instances on one PostgreSQL database', () => {
     );
     expect(connections).toEqual([
       { application_name: appNames.a, listening: false, n: POOL_SIZE },
-      { application_name: appNames.a, listening: true, n: 1 },
+      { application_name: appNames.a, listening: true, n: 2 },
       { application_name: appNames.b, listening: false, n: POOL_SIZE },
-      { application_name: appNames.b, listening: true, n: 1 },
+      { application_name: appNames.b, listening: true, n: 2 },
     ]);
   });
 
@@ -431,6 +431,8 @@ describe('an instance whose Redis does not answer', () => {
       REDIS_URL: 'redis://127.0.0.1:1',
       LANEBOARD_RATE_LIMIT_MAX: '2',
     };
+    // Only migrate and serve migrate: the key is created on a migrated database, as a user would.
+    expect(runCli(['migrate'], env).status).toBe(0);
     const key = createKeyWithCli(env);
     [instance] = await startTogether([
       { name: 'instance without Redis', env: { ...env, PORT: String(await freePort()) } },

@@ -4,19 +4,16 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/database.js';
 import type { Actor } from '../../src/domain/actor.js';
-import { resolveMasterKey } from '../../src/lib/master-key.js';
-import { SecretBox } from '../../src/lib/secret-box.js';
-import { systemClock } from '../../src/lib/time.js';
-import { createServices } from '../../src/services.js';
-import { OutboxEventRecorder } from '../../src/webhooks/outbox.js';
+import { createRuntime } from '../../src/runtime.js';
 import { childEnv, PROJECT_ROOT, runCommand } from '../cli/run-cli.js';
+import { testConfig } from '../support/runtime.js';
 import { sleep } from '../support/wait.js';
 
 const MAIN = path.join(PROJECT_ROOT, 'dist/main.js');
-const OPERATOR: Actor = { kind: 'system', origin: 'cli' };
+const OPERATOR: Actor = { kind: 'system', origin: 'cli', name: 'CLI' };
 
 interface Server {
   child: ChildProcessWithoutNullStreams;
@@ -114,15 +111,13 @@ describe('the server process', () => {
   it('on SIGTERM finishes the request in flight (and one queued behind it), then exits 0', async () => {
     if (!server) throw new Error('server not started');
     // A key, made as the CLI would, in the same data dir.
-    const database = openDatabase({ databaseUrl: null, dataDir });
-    const services = createServices({
-      database,
-      secrets: new SecretBox(resolveMasterKey(null, dataDir)),
-      clock: systemClock,
-      events: new OutboxEventRecorder(() => {}),
+    const runtime = await createRuntime(testConfig({ dataDir }), { log: pino({ level: 'silent' }) });
+    const { key } = await runtime.services.apiKeys.createKey(OPERATOR, {
+      name: 'e2e',
+      allBoards: true,
+      grants: [],
     });
-    const { key } = await services.apiKeys.createKey(OPERATOR, { name: 'e2e', allBoards: true, grants: [] });
-    await database.close();
+    await runtime.close();
 
     const body = JSON.stringify({ name: 'Made during shutdown' });
     const socket = net.connect(server.port, '127.0.0.1');

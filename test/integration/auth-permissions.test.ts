@@ -5,7 +5,7 @@ import { DIALECTS } from '../support/database.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 
 const API = '/api/ext/v1';
-const OPERATOR: Actor = { kind: 'system', origin: 'cli' };
+const OPERATOR: Actor = { kind: 'system', origin: 'cli', name: 'CLI' };
 
 type Access = 'all-boards' | 'edit' | 'read' | 'none';
 type Needs = 'any key' | 'read' | 'edit';

@@ -5,7 +5,7 @@ import { buildTestApp, type TestApp } from '../support/test-app.js';
 import { RecordingEvents } from './recording-events.js';
 
 const API = '/api/ext/v1';
-const OPERATOR: Actor = { kind: 'system', origin: 'cli' };
+const OPERATOR: Actor = { kind: 'system', origin: 'cli', name: 'CLI' };
 
 describe.each(DIALECTS)('boards ($dialect)', ({ dialect, skip }) => {
   let t: TestApp;

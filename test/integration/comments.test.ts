@@ -44,6 +44,7 @@ describe.each(DIALECTS)('comments ($dialect)', ({ dialect, skip }) => {
         authorSource: 'api',
         source: 'api',
         createdAt: new Date(clock.ms).toISOString(),
+        reactions: [],
       });
       // Same millisecond on purpose: the thread still keeps the order of creation.
       const second = await t.request(fx.key, 'POST', url, {
@@ -83,7 +84,7 @@ describe.each(DIALECTS)('comments ($dialect)', ({ dialect, skip }) => {
 
     it('attributes web UI comments to `user` and records no webhook event for them', async () => {
       const { fx, task, url } = await taskWithBoard();
-      const person: Actor = { kind: 'user', origin: 'ui', userId: 'usr_1', role: 'member' };
+      const person: Actor = { kind: 'user', origin: 'ui', userId: 'usr_1', name: 'Person', role: 'member' };
       const comment = await t.services.comments.createComment(person, fx.boardId, task.id, {
         body: 'From the board',
         authorName: 'Grace',

@@ -6,12 +6,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { clientErrorHandler } from '../../src/http/error-handler.js';
-import { SecretBox } from '../../src/lib/secret-box.js';
-import { systemClock } from '../../src/lib/time.js';
-import { createServices } from '../../src/services.js';
-import { OutboxEventRecorder } from '../../src/webhooks/outbox.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/database.js';
-import { buildTestApp, TEST_MASTER_KEY, type TestApp } from '../support/test-app.js';
+import { testRuntime } from '../support/runtime.js';
+import { buildTestApp, type TestApp } from '../support/test-app.js';
 
 const API = '/api/ext/v1';
 const MiB = 1024 * 1024;
@@ -190,7 +187,9 @@ describe.each(DIALECTS)('error model ($dialect)', ({ dialect, skip }) => {
     describe('unknown routes', () => {
       it.each([
         ['GET', `${API}/nope`],
-        ['GET', '/nope'],
+        // Other GET paths belong to the web UI (index.html for client routes, see web-ui.test.ts).
+        ['POST', '/nope'],
+        ['GET', '/nope.json'],
         ['PUT', `${API}/boards`],
         ['POST', `${API}/boards/brd_x/lanes/lane_x`],
         ['GET', '/api/ext/v2/boards'],
@@ -256,12 +255,7 @@ describe.each(DIALECTS)('unexpected errors ($dialect)', ({ dialect, skip }) => {
   beforeAll(async () => {
     if (skip) return;
     db = await createTestDatabase(dialect);
-    const services = createServices({
-      database: db.database,
-      secrets: new SecretBox(TEST_MASTER_KEY),
-      clock: systemClock,
-      events: new OutboxEventRecorder(() => {}),
-    });
+    const { services } = await testRuntime(db.database);
     const stream = new Writable({
       write(chunk: Buffer, _encoding, done) {
         logLines.push(chunk.toString('utf8'));

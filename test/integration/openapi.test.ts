@@ -71,7 +71,8 @@ describe('OpenAPI document', () => {
   });
 
   it('documents every registered /api/ext/v1 route with its method', () => {
-    const api = routes.filter((r) => r.path.startsWith(API));
+    // The reference page's own files (HTML, scripts, a copy of this document) are not API operations.
+    const api = routes.filter((r) => r.path.startsWith(API) && !r.path.startsWith(`${API}/docs`));
     const hasGet = new Set(api.filter((r) => r.method === 'GET').map((r) => r.path));
     const missing = api
       // HEAD is answered for every GET by Fastify itself; OpenAPI documents the GET.
@@ -79,6 +80,19 @@ describe('OpenAPI document', () => {
       .filter((r) => doc.paths[toOpenApiPath(r.path)]?.[r.method.toLowerCase()] === undefined)
       .map((r) => `${r.method} ${r.path}`);
     expect(missing).toEqual([]);
+  });
+
+  it('serves the reference page without an API key, allowing nothing from another host', async () => {
+    const page = await t.app.inject({ method: 'GET', url: `${API}/docs` });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    const csp = String(page.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).not.toMatch(/https?:/);
+    // Unknown paths below it are still answered in the API's error format.
+    const missing = await t.app.inject({ method: 'GET', url: `${API}/docs-missing` });
+    expect(missing.statusCode).toBe(404);
   });
 
   it('documents no route that does not exist', () => {

@@ -4,12 +4,9 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { SecretBox } from '../../src/lib/secret-box.js';
-import { systemClock } from '../../src/lib/time.js';
-import { createServices } from '../../src/services.js';
-import { OutboxEventRecorder } from '../../src/webhooks/outbox.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/database.js';
-import { buildTestApp, TEST_MASTER_KEY, type TestApp } from '../support/test-app.js';
+import { testRuntime } from '../support/runtime.js';
+import { buildTestApp, type TestApp } from '../support/test-app.js';
 
 const MAX = 5;
 const WINDOW_MS = 60_000;
@@ -175,12 +172,7 @@ const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? null;
 
 /** An app on `database` as main.ts builds it, with the given Redis client as the counter store. */
 async function appWithRedis(db: TestDatabase, redis: Redis): Promise<FastifyInstance> {
-  const services = createServices({
-    database: db.database,
-    secrets: new SecretBox(TEST_MASTER_KEY),
-    clock: systemClock,
-    events: new OutboxEventRecorder(() => {}, systemClock),
-  });
+  const { services } = await testRuntime(db.database);
   const app = await buildApp({
     database: db.database,
     services,
@@ -192,14 +184,9 @@ async function appWithRedis(db: TestDatabase, redis: Redis): Promise<FastifyInst
 }
 
 async function createAllBoardsKey(db: TestDatabase): Promise<string> {
-  const services = createServices({
-    database: db.database,
-    secrets: new SecretBox(TEST_MASTER_KEY),
-    clock: systemClock,
-    events: new OutboxEventRecorder(() => {}, systemClock),
-  });
+  const { services } = await testRuntime(db.database);
   const created = await services.apiKeys.createKey(
-    { kind: 'system', origin: 'cli' },
+    { kind: 'system', origin: 'cli', name: 'CLI' },
     { name: 'redis test', allBoards: true, grants: [] },
   );
   return created.key;

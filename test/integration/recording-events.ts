@@ -1,27 +1,39 @@
-import { type Actor, recordsEvents } from '../../src/domain/actor.js';
-import type { DomainEvent, EventRecorder } from '../../src/domain/events.js';
+import type {
+  ActivityConsumer,
+  ActivityType,
+  RecordedActivity,
+} from '../../src/domain/activities/activity-types.js';
 import type { Tx } from '../../src/domain/transaction.js';
 
+/** What a service recorded, in the shape the webhook payload is built from. */
+export interface RecordedEvent {
+  type: ActivityType;
+  boardId: string;
+  data: Record<string, unknown>;
+}
+
 /**
- * An EventRecorder for tests: keeps what the services record (for the actors whose events the outbox
- * records), and can be told to fail, to show that a mutation and its event commit or roll back together.
+ * An activity consumer for tests: keeps the activities that fire webhooks (as the outbox would queue
+ * them) once their transaction commits, and can be told to fail, to show that a mutation and its
+ * activity commit or roll back together.
  */
-export class RecordingEvents implements EventRecorder {
-  readonly events: DomainEvent[] = [];
+export class RecordingEvents implements ActivityConsumer {
+  readonly events: RecordedEvent[] = [];
   failNext = false;
 
-  async record(tx: Tx, actor: Actor, event: DomainEvent): Promise<void> {
+  async onRecorded(tx: Tx, activity: RecordedActivity): Promise<void> {
     if (this.failNext) {
       this.failNext = false;
       throw new Error('event store unavailable');
     }
-    if (!recordsEvents(actor)) return;
+    if (!activity.firesWebhooks) return;
+    const event = structuredClone({ type: activity.type, boardId: activity.boardId, data: activity.data });
     // Recorded only once the mutation commits, as the outbox's rows are.
     tx.afterCommit(() => this.events.push(event));
   }
 
   /** The events recorded since the last call. */
-  take(): DomainEvent[] {
+  take(): RecordedEvent[] {
     return this.events.splice(0, this.events.length);
   }
 }

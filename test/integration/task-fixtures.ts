@@ -1,28 +1,11 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { type Actor, recordsEvents } from '../../src/domain/actor.js';
-import type { DomainEvent, EventRecorder } from '../../src/domain/events.js';
-import type { Tx } from '../../src/domain/transaction.js';
 import type { Clock } from '../../src/lib/time.js';
 import type { TestApp } from '../support/test-app.js';
 
 export const API = '/api/ext/v1';
 
-/** Keeps the events of committed transactions only, as the outbox would deliver them. */
-export class RecordingEvents implements EventRecorder {
-  readonly recorded: DomainEvent[] = [];
-
-  async record(tx: Tx, actor: Actor, event: DomainEvent): Promise<void> {
-    if (!recordsEvents(actor)) return;
-    const copy = structuredClone(event);
-    tx.afterCommit(() => this.recorded.push(copy));
-  }
-
-  /** The events recorded since the last call. */
-  take(): DomainEvent[] {
-    return this.recorded.splice(0);
-  }
-}
+export { RecordingEvents } from './recording-events.js';
 
 /** A clock the test moves by hand, so `updatedAt` changes are observable without sleeping. */
 export class ManualClock implements Clock {

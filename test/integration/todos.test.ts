@@ -291,7 +291,9 @@ describe.each(DIALECTS)('todos ($dialect)', ({ dialect, skip }) => {
       expect((await t.request(fx.key, 'GET', `${url}/${todo.id}`)).json().data).toEqual(todo);
     });
 
-    it('gives concurrently created todos distinct orders', async () => {
+    // PostgreSQL only: on SQLite the app's one connection runs transactions one after another, so this
+    // could not catch a locking bug (locking between SQLite processes: sqlite-transactions.test.ts).
+    it.skipIf(dialect === 'sqlite')('gives concurrently created todos distinct orders', async () => {
       const { fx, url } = await taskWithBoard();
       const responses = await Promise.all(
         Array.from({ length: 12 }, (_, i) => t.request(fx.key, 'POST', url, { text: `t${i}`, iteration: 0 })),

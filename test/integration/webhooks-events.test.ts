@@ -1,6 +1,6 @@
 import { verify as verifyGithubStyle } from '@octokit/webhooks-methods';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENT_TYPES } from '../../src/domain/events.js';
+import { WEBHOOK_EVENT_TYPES as EVENT_TYPES } from '../../src/domain/activities/activity-types.js';
 import { DIALECTS } from '../support/database.js';
 import { buildWebhookApp, type WebhookApp } from '../support/webhook-app.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';

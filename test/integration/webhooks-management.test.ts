@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENT_TYPES } from '../../src/domain/events.js';
+import { WEBHOOK_EVENT_TYPES as EVENT_TYPES } from '../../src/domain/activities/activity-types.js';
 import { DIALECTS } from '../support/database.js';
 import { buildWebhookApp, type WebhookApp } from '../support/webhook-app.js';
 
@@ -289,7 +289,7 @@ describe.each(DIALECTS)('webhook management ($dialect)', ({ dialect, skip }) => 
       ).map((r) => r.event_id);
       expect(eventIds).toHaveLength(2);
 
-      await t.services.apiKeys.revokeApiKey({ kind: 'system', origin: 'cli' }, keyId);
+      await t.services.apiKeys.revokeApiKey({ kind: 'system', origin: 'cli', name: 'CLI' }, keyId);
       expect(await db.selectFrom('webhooks').select('id').where('id', '=', hook.id).execute()).toEqual([]);
       expect(
         await db.selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', hook.id).execute(),
@@ -320,7 +320,7 @@ describe.each(DIALECTS)('webhook management ($dialect)', ({ dialect, skip }) => 
 
     it('lets operators manage any key’s webhooks but not MCP agents or UI members', async () => {
       const { id: keyId, key } = await t.createKey('all');
-      const operator = { kind: 'system', origin: 'cli' } as const;
+      const operator = { kind: 'system', origin: 'cli', name: 'CLI' } as const;
       const created = await t.services.webhooks.createWebhook(operator, {
         url: TARGET,
         events: ['*'],
@@ -335,9 +335,9 @@ describe.each(DIALECTS)('webhook management ($dialect)', ({ dialect, skip }) => 
       ).rejects.toMatchObject({
         code: 'validation_error',
       });
-      const member = { kind: 'user', origin: 'ui', userId: 'u1', role: 'member' } as const;
+      const member = { kind: 'user', origin: 'ui', userId: 'u1', name: 'Member', role: 'member' } as const;
       await expect(t.services.webhooks.listWebhooks(member)).rejects.toMatchObject({ code: 'forbidden' });
-      const admin = { kind: 'user', origin: 'ui', userId: 'u2', role: 'admin' } as const;
+      const admin = { kind: 'user', origin: 'ui', userId: 'u2', name: 'Admin', role: 'admin' } as const;
       expect((await t.services.webhooks.getWebhook(admin, created.id)).id).toBe(created.id);
     });
   });

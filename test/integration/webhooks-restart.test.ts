@@ -49,6 +49,8 @@ describe.each(DIALECTS)('webhook delivery survives SIGKILL ($dialect)', ({ diale
           ? { DATABASE_URL: pg.databaseUrl, LANEBOARD_SECRET_KEY: 'restart-test-master-key-0123456789abcdef' }
           : {}),
       };
+      // Only `migrate` and `serve` migrate: the other commands need a current schema.
+      runCli(['migrate'], env);
       const { key } = JSON.parse(
         runCli(['keys', 'create', '--name', 'restart', '--all-boards', '--json'], env),
       );

@@ -1,26 +1,28 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import type { Dialect } from '../../src/db/schema.js';
-import type { Actor, Permission } from '../../src/domain/actor.js';
-import type { EventRecorder } from '../../src/domain/events.js';
-import { SecretBox } from '../../src/lib/secret-box.js';
+import type { ActivityConsumer } from '../../src/domain/activities/activity-types.js';
+import { CLI_OPERATOR as OPERATOR, type Permission } from '../../src/domain/actor.js';
 import type { Clock } from '../../src/lib/time.js';
-import { systemClock } from '../../src/lib/time.js';
-import { createServices, type Services } from '../../src/services.js';
-import { OutboxEventRecorder } from '../../src/webhooks/outbox.js';
+import type { Runtime } from '../../src/runtime.js';
+import type { Services } from '../../src/services.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
+import { testRuntime } from './runtime.js';
 
-export const TEST_MASTER_KEY = 'test-master-key-0123456789abcdef0123456789';
-const OPERATOR: Actor = { kind: 'system', origin: 'cli' };
+export { TEST_MASTER_KEY } from './runtime.js';
 
 export interface TestAppOptions {
   rateLimit?: { max: number; windowMs: number };
   clock?: Clock;
-  events?: EventRecorder;
+  /** An extra activity consumer (tests record what the services record). */
+  events?: ActivityConsumer;
+  /** LANEBOARD_ASSET_MAX_BYTES for this app (default 10 MiB). */
+  assetMaxBytes?: number;
 }
 
 export interface TestApp {
   app: FastifyInstance;
+  runtime: Runtime;
   services: Services;
   db: TestDatabase;
   /** Creates an API key as the operator would with the CLI. */
@@ -37,13 +39,12 @@ export interface TestApp {
 
 export async function buildTestApp(dialect: Dialect, options: TestAppOptions = {}): Promise<TestApp> {
   const db = await createTestDatabase(dialect);
-  const clock = options.clock ?? systemClock;
-  const services = createServices({
-    database: db.database,
-    secrets: new SecretBox(TEST_MASTER_KEY),
-    clock,
-    events: options.events ?? new OutboxEventRecorder(() => {}, clock),
+  const runtime = await testRuntime(db.database, {
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.events ? { activityConsumers: [options.events] } : {}),
+    ...(options.assetMaxBytes === undefined ? {} : { config: { assetMaxBytes: options.assetMaxBytes } }),
   });
+  const services = runtime.services;
   const app = await buildApp({
     database: db.database,
     services,
@@ -52,6 +53,7 @@ export async function buildTestApp(dialect: Dialect, options: TestAppOptions = {
   await app.ready();
   return {
     app,
+    runtime,
     services,
     db,
     async createKey(access, name = 'test key') {
@@ -74,6 +76,7 @@ export async function buildTestApp(dialect: Dialect, options: TestAppOptions = {
     },
     async close() {
       await app.close();
+      await runtime.close();
       await db.drop();
     },
   };

@@ -1,17 +1,14 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import type { Dialect } from '../../src/db/schema.js';
-import type { Actor, Permission } from '../../src/domain/actor.js';
-import { SecretBox } from '../../src/lib/secret-box.js';
+import { CLI_OPERATOR as OPERATOR, type Permission } from '../../src/domain/actor.js';
+import type { HostResolver } from '../../src/lib/net/url-guard.js';
 import { type Clock, systemClock } from '../../src/lib/time.js';
-import { createServices, type Services } from '../../src/services.js';
-import { OutboxEventRecorder } from '../../src/webhooks/outbox.js';
-import type { HostResolver } from '../../src/webhooks/url-guard.js';
+import type { Runtime } from '../../src/runtime.js';
+import type { Services } from '../../src/services.js';
 import { WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
-import { TEST_MASTER_KEY } from './test-app.js';
-
-const OPERATOR: Actor = { kind: 'system', origin: 'cli' };
+import { testConfig, testRuntime } from './runtime.js';
 
 export interface WebhookAppOptions {
   allowHttp?: boolean;
@@ -32,6 +29,7 @@ export interface WebhookAppOptions {
 
 export interface WebhookApp {
   app: FastifyInstance;
+  runtime: Runtime;
   services: Services;
   db: TestDatabase;
   dispatcher: WebhookDispatcher;
@@ -62,42 +60,40 @@ export async function buildWebhookApp(
 ): Promise<WebhookApp> {
   const db = await createTestDatabase(dialect);
   const clock = options.clock ?? systemClock;
-  const secrets = new SecretBox(TEST_MASTER_KEY);
-  const dispatchers: WebhookDispatcher[] = [];
-  const makeDispatcher = (overrides: Partial<WebhookAppOptions> = {}) => {
-    const o = { ...options, ...overrides };
-    const dispatcher = new WebhookDispatcher({
-      database: db.database,
-      secrets,
-      clock,
-      timeoutMs: o.timeoutMs ?? 2000,
-      retryDelaysMs: o.retryDelaysMs ?? [100, 200],
-      allowPrivate: o.allowPrivate ?? true,
-      pollIntervalMs: o.pollIntervalMs ?? 200,
-      ...(o.connectResolve ? { resolve: o.connectResolve } : {}),
-      ...(o.maxConcurrency ? { maxConcurrency: o.maxConcurrency } : {}),
-      ...(o.perHostConcurrency ? { perHostConcurrency: o.perHostConcurrency } : {}),
-    });
-    dispatchers.push(dispatcher);
-    return dispatcher;
-  };
-  const dispatcher = makeDispatcher();
-  const services = createServices(
-    {
-      database: db.database,
-      secrets,
-      clock,
-      events: new OutboxEventRecorder(() => dispatcher.wake(), clock),
-    },
-    {
+  const dispatcherSettings = (o: WebhookAppOptions) => ({
+    timeoutMs: o.timeoutMs ?? 2000,
+    retryDelaysMs: o.retryDelaysMs ?? [100, 200],
+    allowPrivate: o.allowPrivate ?? true,
+    pollIntervalMs: o.pollIntervalMs ?? 200,
+    ...(o.connectResolve ? { resolve: o.connectResolve } : {}),
+    ...(o.maxConcurrency ? { maxConcurrency: o.maxConcurrency } : {}),
+    ...(o.perHostConcurrency ? { perHostConcurrency: o.perHostConcurrency } : {}),
+  });
+  const runtime = await testRuntime(db.database, {
+    clock,
+    config: {
       webhooks: {
+        ...testConfig().webhooks,
         allowHttp: options.allowHttp ?? true,
         allowPrivate: options.allowPrivate ?? true,
-        onDeliveriesQueued: () => dispatcher.wake(),
-        ...(options.urlResolve ? { resolve: options.urlResolve } : {}),
       },
     },
-  );
+    ...(options.urlResolve ? { urlResolve: options.urlResolve } : {}),
+    dispatcher: dispatcherSettings(options),
+  });
+  const { services, dispatcher } = runtime;
+  const dispatchers: WebhookDispatcher[] = [];
+  // Another instance's dispatcher on the same database (its own settings, the same secrets and clock).
+  const makeDispatcher = (overrides: Partial<WebhookAppOptions> = {}) => {
+    const extra = new WebhookDispatcher({
+      database: db.database,
+      secrets: runtime.secrets,
+      clock,
+      ...dispatcherSettings({ ...options, ...overrides }),
+    });
+    dispatchers.push(extra);
+    return extra;
+  };
   const app = await buildApp({
     database: db.database,
     services,
@@ -116,6 +112,7 @@ export async function buildWebhookApp(
 
   return {
     app,
+    runtime,
     services,
     db,
     dispatcher,
@@ -150,6 +147,7 @@ export async function buildWebhookApp(
     async close() {
       for (const d of dispatchers) await d.stop();
       await app.close();
+      await runtime.close();
       await db.drop();
     },
   };

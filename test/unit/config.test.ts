@@ -33,8 +33,11 @@ describe('loadConfig defaults', () => {
         allowPrivate: false,
         retentionMs: 720 * 3_600_000,
       },
+      assetMaxBytes: 10_485_760,
+      activityRetentionMs: 720 * 3_600_000,
       logLevel: 'info',
       trustProxy: false,
+      sessionTtlMs: 14 * 24 * 3_600_000,
     });
   });
 
@@ -72,6 +75,7 @@ describe('loadConfig accepts valid values', () => {
     ['LOG_LEVEL', 'debug', (c) => c.logLevel, 'debug'],
     ['LOG_LEVEL', 'WARN', (c) => c.logLevel, 'warn'],
     ['LANEBOARD_DB_POOL_SIZE', '25', (c) => c.databasePoolSize, 25],
+    ['LANEBOARD_ASSET_MAX_BYTES', '1048576', (c) => c.assetMaxBytes, 1_048_576],
   ] as Array<[string, string, (c: ReturnType<typeof loadConfig>) => unknown, unknown]>)(
     '%s=%s',
     (name, value, read, expected) => {
@@ -111,12 +115,16 @@ describe('loadConfig rejects bad values with a ConfigError naming the variable',
     ['LANEBOARD_WEBHOOK_TIMEOUT', '-5s'],
     ['LANEBOARD_WEBHOOK_RETRY_DELAYS', '1m,,5m'],
     ['LANEBOARD_WEBHOOK_RETRY_DELAYS', '1m;5m'],
-    ['LANEBOARD_WEBHOOK_RETRY_DELAYS', '1d'],
+    ['LANEBOARD_WEBHOOK_RETRY_DELAYS', '1w'],
+    ['LANEBOARD_SESSION_TTL', '30s'],
     ['LANEBOARD_WEBHOOK_ALLOW_HTTP', 'maybe'],
     ['LANEBOARD_WEBHOOK_ALLOW_PRIVATE', 'on please'],
     ['LOG_LEVEL', 'verbose'],
     ['LANEBOARD_DB_POOL_SIZE', '0'],
     ['LANEBOARD_DB_POOL_SIZE', 'ten'],
+    ['LANEBOARD_ASSET_MAX_BYTES', '0'],
+    ['LANEBOARD_ASSET_MAX_BYTES', '10MB'],
+    ['LANEBOARD_ASSET_MAX_BYTES', '2000000000'],
   ])('%s=%s', (name, value) => {
     const error = configError({ [name]: value });
     expect(error.variable).toBe(name);
@@ -152,7 +160,7 @@ describe('parseDuration', () => {
     expect(parseDuration(text)).toBe(ms);
   });
 
-  it.each(['', '10', 's', '1.5s', '-1s', '10 s', '1d', '10S', '1m30s', '99999999999999999999h'])(
+  it.each(['', '10', 's', '1.5s', '-1s', '10 s', '1w', '10S', '1m30s', '99999999999999999999h'])(
     '%j is not a duration',
     (text) => {
       expect(parseDuration(text)).toBeNull();
@@ -203,6 +211,17 @@ describe('LANEBOARD_WEBHOOK_RETENTION', () => {
     expect(() => loadConfig({ LANEBOARD_WEBHOOK_RETENTION: '10s' })).toThrow(/LANEBOARD_WEBHOOK_RETENTION/);
     expect(() => loadConfig({ LANEBOARD_WEBHOOK_RETENTION: 'forever' })).toThrow(
       /LANEBOARD_WEBHOOK_RETENTION/,
+    );
+  });
+});
+
+describe('LANEBOARD_ACTIVITY_RETENTION', () => {
+  it('defaults to 30 days and accepts any duration of a minute or more', () => {
+    expect(loadConfig({}).activityRetentionMs).toBe(720 * 3_600_000);
+    expect(loadConfig({ LANEBOARD_ACTIVITY_RETENTION: '2h' }).activityRetentionMs).toBe(2 * 3_600_000);
+    expect(() => loadConfig({ LANEBOARD_ACTIVITY_RETENTION: '10s' })).toThrow(/LANEBOARD_ACTIVITY_RETENTION/);
+    expect(() => loadConfig({ LANEBOARD_ACTIVITY_RETENTION: 'forever' })).toThrow(
+      /LANEBOARD_ACTIVITY_RETENTION/,
     );
   });
 });

@@ -1,10 +1,11 @@
-import type { Permission } from '../../domain/actor.js';
 import { precompiled } from '../precompiled.js';
-import type { ApiKeyRow, Executor } from '../schema.js';
+import type { ApiKeyRow, Executor, Permission } from '../schema.js';
 
 export interface ActiveKeyAccess {
   id: string;
+  name: string;
   allBoards: boolean;
+  lastUsedAt: string | null;
   grants: Array<{ board_id: string; permission: Permission }>;
 }
 
@@ -21,7 +22,7 @@ const activeKeyByHash = precompiled(1, (db, keyHash: string) =>
   db
     .selectFrom('api_keys as k')
     .leftJoin('api_key_grants as g', 'g.api_key_id', 'k.id')
-    .select(['k.id', 'k.all_boards', 'g.board_id', 'g.permission'])
+    .select(['k.id', 'k.name', 'k.all_boards', 'k.last_used_at', 'g.board_id', 'g.permission'])
     .where('k.key_hash', '=', keyHash)
     .where('k.revoked_at', 'is', null),
 );
@@ -41,7 +42,7 @@ export async function findActiveKeyByHash(
           ? [{ board_id: r.board_id, permission: r.permission }]
           : [],
       );
-  return { id: first.id, allBoards, grants };
+  return { id: first.id, name: first.name, allBoards, lastUsedAt: first.last_used_at, grants };
 }
 
 export async function listApiKeys(db: Executor): Promise<ApiKeyRow[]> {
@@ -76,4 +77,40 @@ export async function upsertGrant(
 
 export async function markKeyRevoked(db: Executor, id: string, now: string): Promise<void> {
   await db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', id).execute();
+}
+
+/** Sets last_used_at unless another request (or instance) did so within the last minute. */
+export async function markKeyUsed(db: Executor, id: string, now: string, notSince: string): Promise<void> {
+  await db
+    .updateTable('api_keys')
+    .set({ last_used_at: now })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', notSince)]))
+    .execute();
+}
+
+export async function replaceGrants(
+  db: Executor,
+  keyId: string,
+  allBoards: boolean,
+  grants: ReadonlyArray<{ boardId: string; permission: Permission }>,
+  now: string,
+): Promise<void> {
+  await db
+    .updateTable('api_keys')
+    .set({ all_boards: allBoards ? 1 : 0 })
+    .where('id', '=', keyId)
+    .execute();
+  await db.deleteFrom('api_key_grants').where('api_key_id', '=', keyId).execute();
+  for (const grant of grants) await upsertGrant(db, keyId, grant.boardId, grant.permission, now);
+}
+
+export async function activeKeyIdsOfOwner(db: Executor, userId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('api_keys')
+    .select('id')
+    .where('owner_user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
+  return rows.map((r) => r.id);
 }

@@ -1,5 +1,4 @@
-import type { Permission } from '../../domain/actor.js';
-import type { BoardRow, Executor } from '../schema.js';
+import type { BoardRow, Executor, Permission } from '../schema.js';
 
 export async function insertBoard(db: Executor, row: BoardRow): Promise<void> {
   await db.insertInto('boards').values(row).execute();
@@ -35,4 +34,19 @@ export async function listBoardsGrantedTo(
 export async function deleteBoard(db: Executor, id: string): Promise<boolean> {
   const result = await db.deleteFrom('boards').where('id', '=', id).executeTakeFirst();
   return result.numDeletedRows > 0n;
+}
+
+/** Renames a board; returns false when it does not exist. */
+export async function renameBoard(
+  db: Executor,
+  id: string,
+  name: string,
+  updatedAt: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('boards')
+    .set({ name, updated_at: updatedAt })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }

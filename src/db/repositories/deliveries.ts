@@ -1,6 +1,44 @@
 import { newId } from '../../lib/ids.js';
-import type { WebhookEventPayload } from '../../webhooks/payload.js';
+import { notifyChannel } from '../pg-listener.js';
 import type { DeliveryRow, Dialect, Executor } from '../schema.js';
+import type { Tx } from '../transaction.js';
+
+/** The JSON body of every delivery, stored once per event and sent byte-for-byte on every attempt. */
+export interface WebhookEventPayload {
+  id: string;
+  type: string;
+  timestamp: string;
+  data: Record<string, unknown>;
+}
+
+/** PostgreSQL channel on which committed deliveries wake every instance's dispatcher. */
+export const DELIVERY_CHANNEL = 'laneboard_deliveries';
+
+/**
+ * Writes the event and one pending delivery per webhook in the caller's transaction and tells other
+ * instances' dispatchers once it commits. Returns the delivery ids, in the order of `webhookIds`.
+ */
+export async function queueEvent(
+  tx: Tx,
+  payload: WebhookEventPayload,
+  boardId: string | null,
+  webhookIds: readonly string[],
+  nowMs: number,
+): Promise<string[]> {
+  await insertEvent(tx.db, payload, boardId);
+  const ids = await insertDeliveries(tx.db, payload.id, webhookIds, nowMs);
+  notifyDispatchers(tx);
+  return ids;
+}
+
+/**
+ * Wakes every instance's dispatcher once the transaction commits (NOTIFY is transactional on
+ * PostgreSQL); once per transaction however many deliveries it queued.
+ */
+export function notifyDispatchers(tx: Tx): void {
+  if (tx.dialect !== 'postgres') return;
+  tx.beforeCommit(DELIVERY_CHANNEL, () => notifyChannel(tx.db, DELIVERY_CHANNEL, ''));
+}
 
 export async function insertEvent(
   db: Executor,
@@ -165,7 +203,24 @@ export async function recordAttempt(
     .where('id', '=', id)
     .where('lease_owner', '=', leaseOwner)
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  const stored = Number(result.numUpdatedRows) > 0;
+  if (stored) {
+    // One row per attempt for the web UI's delivery log; the delivery row keeps only the latest.
+    await db
+      .insertInto('webhook_delivery_attempts')
+      .values({
+        delivery_id: id,
+        number: record.attempts,
+        at: record.last_attempt_at,
+        response_status: record.response_status,
+        response_body: record.response_body,
+        duration_ms: record.duration_ms,
+        error: record.error,
+      })
+      .onConflict((oc) => oc.columns(['delivery_id', 'number']).doNothing())
+      .execute();
+  }
+  return stored;
 }
 
 /** Gives claimed deliveries back without an attempt, so they are due again at once. */
@@ -177,4 +232,25 @@ export async function releaseLeases(db: Executor, ids: readonly string[], leaseO
     .where('id', 'in', ids)
     .where('lease_owner', '=', leaseOwner)
     .execute();
+}
+
+/**
+ * Extends the lease of a delivery this claimer still holds (a delivery that waited for a slot long
+ * enough that its lease might run out during the attempt). Returns false when another claimer has
+ * taken it over meanwhile: the caller must then not attempt it.
+ */
+export async function renewLease(
+  db: Executor,
+  id: string,
+  leaseOwner: string,
+  leaseUntil: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({ lease_until: leaseUntil })
+    .where('id', '=', id)
+    .where('lease_owner', '=', leaseOwner)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }

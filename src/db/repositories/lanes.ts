@@ -1,6 +1,5 @@
-import type { ShiftRange } from '../../domain/positions.js';
 import { precompiled } from '../precompiled.js';
-import type { Executor, LaneRow } from '../schema.js';
+import type { Executor, LaneRow, ShiftRange } from '../schema.js';
 
 export async function listLanes(db: Executor, boardId: string): Promise<LaneRow[]> {
   return db.selectFrom('lanes').selectAll().where('board_id', '=', boardId).orderBy('position').execute();

@@ -1,5 +1,5 @@
-import type { Tx } from '../../domain/transaction.js';
 import { precompiled } from '../precompiled.js';
+import type { Tx } from '../transaction.js';
 
 /**
  * Serialises position changes per board or lane. PostgreSQL takes a row lock held to the end of the

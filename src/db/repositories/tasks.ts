@@ -1,7 +1,6 @@
-import type { ShiftRange } from '../../domain/positions.js';
-import type { Tx } from '../../domain/transaction.js';
 import { precompiled } from '../precompiled.js';
-import type { Executor, NewTaskRow, TaskRow } from '../schema.js';
+import type { Executor, NewTaskRow, ShiftRange, TaskRow } from '../schema.js';
+import type { Tx } from '../transaction.js';
 
 /** A task as the list shows it: the (possibly long) description and turn timestamp are not read. */
 export type TaskListRow = Omit<TaskRow, 'description' | 'last_turn_at'>;

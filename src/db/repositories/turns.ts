@@ -57,11 +57,10 @@ export async function listTurnsPage(db: Executor, page: TurnPageQuery): Promise<
   if (page.after !== null) query = query.where('captured_at', '>', page.after);
   const from = page.from;
   if (from !== null) {
+    // A row-value comparison, not an OR of two conditions: both databases then start the index range
+    // at the cursor instead of filtering the task's turns from the first one.
     query = query.where((eb) =>
-      eb.or([
-        eb('captured_at', '>', from.capturedAt),
-        eb.and([eb('captured_at', '=', from.capturedAt), eb('id', '>', from.id)]),
-      ]),
+      eb(eb.refTuple('captured_at', 'id'), '>', eb.tuple(from.capturedAt, from.id)),
     );
   }
   return query.orderBy('captured_at').orderBy('id').limit(page.limit).execute();

@@ -65,6 +65,15 @@ export async function deleteWebhooksOfKey(db: Executor, keyId: string): Promise<
   await deleteWebhooksWhere(db, 'api_key_id', keyId);
 }
 
+export async function countWebhooksOfKey(db: Executor, keyId: string): Promise<number> {
+  const row = await db
+    .selectFrom('webhooks')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('api_key_id', '=', keyId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export async function apiKeyIsActive(db: Executor, keyId: string): Promise<boolean> {
   const row = await db
     .selectFrom('api_keys')

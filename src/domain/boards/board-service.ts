@@ -5,6 +5,7 @@ import {
   insertBoard,
   listAllBoards,
   listBoardsGrantedTo,
+  renameBoard,
 } from '../../db/repositories/boards.js';
 import { listLanesWithTaskCounts } from '../../db/repositories/lanes.js';
 import { lockRow } from '../../db/repositories/locks.js';
@@ -59,12 +60,14 @@ export class BoardService {
       await insertBoard(tx.db, board);
       const keyId = grantingKeyId(actor);
       if (keyId) await upsertGrant(tx.db, keyId, board.id, 'edit', now);
-      await this.deps.events.record(tx, actor, {
+      await this.deps.activities.record(tx, actor, {
         type: 'board.created',
         boardId: board.id,
         data: { board: { id: board.id, name } },
       });
     });
+    // The key's new grant: its cached access must not miss it on this instance's next request.
+    if (grantingKeyId(actor)) this.deps.database.keyChanges.changed();
     return { id: board.id, name, createdAt: now };
   }
 
@@ -76,12 +79,33 @@ export class BoardService {
     return { id: board.id, name: board.name, lanes: await listLanesWithTaskCounts(db, boardId) };
   }
 
+  /**
+   * Renames the board (the web UI's; the external API has no board update). Records `board.updated`,
+   * which webhooks receive only through `["*"]`.
+   */
+  async renameBoard(actor: Actor, boardId: string, input: { name: string }): Promise<Board> {
+    requireBoardPermission(actor, boardId, 'edit');
+    const name = requiredText('name', input.name, LIMITS.boardName);
+    return inTransaction(this.deps.database, async (tx) => {
+      const board = await findBoard(tx.db, boardId);
+      if (!board) throw notFound('Board');
+      if (board.name === name) return { id: board.id, name, createdAt: board.created_at };
+      await renameBoard(tx.db, boardId, name, isoNow(this.deps.clock));
+      await this.deps.activities.record(tx, actor, {
+        type: 'board.updated',
+        boardId,
+        data: { board: { id: boardId, name } },
+      });
+      return { id: board.id, name, createdAt: board.created_at };
+    });
+  }
+
   /** Deletes the board and everything in it. The event is recorded first, while grants still match it. */
   async deleteBoard(actor: Actor, boardId: string): Promise<void> {
     requireBoardPermission(actor, boardId, 'edit');
     await inTransaction(this.deps.database, async (tx) => {
       if (!(await lockRow(tx, 'boards', boardId))) throw notFound('Board');
-      await this.deps.events.record(tx, actor, { type: 'board.deleted', boardId, data: {} });
+      await this.deps.activities.record(tx, actor, { type: 'board.deleted', boardId, data: {} });
       await deleteBoard(tx.db, boardId);
     });
   }

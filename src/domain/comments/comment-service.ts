@@ -1,11 +1,14 @@
+import type { Static } from '@sinclair/typebox';
 import { deleteComment, findComment, insertComment, listComments } from '../../db/repositories/comments.js';
 import { lockTaskRow, taskExists } from '../../db/repositories/tasks.js';
 import type { CommentRow, Executor } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
 import { isoNow } from '../../lib/time.js';
+import type { CreateCommentBody } from '../../schemas/comments.js';
 import { requireBoardPermission } from '../access.js';
 import { type Actor, type AuthorSource, authorSource } from '../actor.js';
 import { notFound } from '../errors.js';
+import { type ReactionCount, reactionCountsByComment, reactorOf } from '../reactions/reaction-service.js';
 import type { ServiceDeps } from '../services.js';
 import { LIMITS, requiredText } from '../text-rules.js';
 import { inTransaction } from '../transaction.js';
@@ -19,15 +22,13 @@ export interface Comment {
   /** The origin as stored; the same value as `authorSource`, named like the request field. */
   source: AuthorSource;
   createdAt: string;
+  /** Counts per reaction content, in the fixed order, only contents with a count (`[]` when none). */
+  reactions: ReactionCount[];
 }
 
-export interface NewComment {
-  body: string;
-  authorName: string;
-  source?: 'api' | 'agent';
-}
+export type NewComment = Static<typeof CreateCommentBody>;
 
-function toComment(row: CommentRow): Comment {
+function toComment(row: CommentRow, reactions: ReactionCount[] = []): Comment {
   return {
     id: row.id,
     body: row.body,
@@ -35,6 +36,7 @@ function toComment(row: CommentRow): Comment {
     authorSource: row.author_source,
     source: row.author_source,
     createdAt: row.created_at,
+    reactions,
   };
 }
 
@@ -46,13 +48,19 @@ export class CommentService {
     requireBoardPermission(actor, boardId, 'read');
     const db = this.deps.database.kysely;
     await requireTask(db, boardId, taskId);
-    return (await listComments(db, taskId)).map(toComment);
+    const [rows, reactions] = await Promise.all([
+      listComments(db, taskId),
+      reactionCountsByComment(db, taskId, actor.kind === 'user' ? reactorOf(actor) : undefined),
+    ]);
+    return rows.map((row) => toComment(row, reactions.get(row.id)));
   }
 
   async createComment(actor: Actor, boardId: string, taskId: string, input: NewComment): Promise<Comment> {
     requireBoardPermission(actor, boardId, 'edit');
     const body = requiredText('body', input.body, LIMITS.commentBody);
-    const authorName = requiredText('authorName', input.authorName, LIMITS.authorName);
+    // A person in the web UI writes under their own name, whatever the request says.
+    const authorName =
+      actor.kind === 'user' ? actor.name : requiredText('authorName', input.authorName, LIMITS.authorName);
     const source = authorSource(actor, input.source);
     return inTransaction(this.deps.database, async (tx) => {
       // The lock keeps the task from being deleted before the comment is inserted.
@@ -67,9 +75,10 @@ export class CommentService {
         created_at: isoNow(this.deps.clock),
       };
       await insertComment(tx.db, row);
-      await this.deps.events.record(tx, actor, {
+      await this.deps.activities.record(tx, actor, {
         type: 'comment.created',
         boardId,
+        taskId,
         data: { task_id: taskId, comment_id: row.id, authorName, source },
       });
       return toComment(row);
@@ -82,9 +91,10 @@ export class CommentService {
       await requireTask(tx.db, boardId, taskId);
       if (!(await findComment(tx.db, taskId, commentId))) throw notFound('Comment');
       await deleteComment(tx.db, commentId);
-      await this.deps.events.record(tx, actor, {
+      await this.deps.activities.record(tx, actor, {
         type: 'comment.deleted',
         boardId,
+        taskId,
         data: { task_id: taskId, comment_id: commentId },
       });
     });

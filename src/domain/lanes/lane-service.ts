@@ -66,7 +66,7 @@ export class LaneService {
         updated_at: now,
       };
       await insertLane(tx.db, row);
-      await this.deps.events.record(tx, actor, {
+      await this.deps.activities.record(tx, actor, {
         type: 'lane.created',
         boardId,
         data: { lane_id: row.id, name, position: row.position },
@@ -100,7 +100,7 @@ export class LaneService {
       if (!renamed && position === lane.position) return toLane(lane);
       const updated = { ...lane, name: name ?? lane.name, position, updated_at: isoNow(this.deps.clock) };
       await updateLane(tx.db, laneId, { name: updated.name, position, updated_at: updated.updated_at });
-      await this.deps.events.record(tx, actor, {
+      await this.deps.activities.record(tx, actor, {
         type: 'lane.updated',
         boardId,
         data: { lane_id: laneId, name: updated.name, position },
@@ -118,7 +118,11 @@ export class LaneService {
       if (!lane) throw notFound('Lane');
       await deleteLane(tx.db, laneId);
       await closeLanePositionGap(tx.db, boardId, lane.position);
-      await this.deps.events.record(tx, actor, { type: 'lane.deleted', boardId, data: { lane_id: laneId } });
+      await this.deps.activities.record(tx, actor, {
+        type: 'lane.deleted',
+        boardId,
+        data: { lane_id: laneId },
+      });
     });
   }
 

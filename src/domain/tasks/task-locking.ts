@@ -16,19 +16,11 @@ import { inTransaction, type Tx } from '../transaction.js';
 class TaskLaneChanged extends Error {}
 
 const MAX_ATTEMPTS = 5;
-// deadlock_detected and serialization_failure: PostgreSQL rolled the transaction back; running it again
-// is safe because nothing of it was committed.
-const RETRYABLE_PG_CODES = new Set(['40P01', '40001']);
-
-function isRetryable(error: unknown): boolean {
-  if (error instanceof TaskLaneChanged) return true;
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && RETRYABLE_PG_CODES.has(code);
-}
 
 /**
- * A transaction for task writes that is retried when a concurrent change forces it to start over. The
- * work learns which attempt it is, so a retry can lock more broadly (see lockTaskWithLanes).
+ * A transaction for task writes that is also retried when the task changed lane under it (deadlocks and
+ * serialization failures are retried by every transaction, in db/transaction.ts). The work learns which
+ * attempt it is, so a retry can lock more broadly (see lockTaskWithLanes).
  */
 export async function inTaskTransaction<T>(
   database: Database,
@@ -38,7 +30,7 @@ export async function inTaskTransaction<T>(
     try {
       return await inTransaction(database, (tx) => work(tx, attempt));
     } catch (error) {
-      if (!isRetryable(error)) throw error;
+      if (!(error instanceof TaskLaneChanged)) throw error;
       if (attempt >= MAX_ATTEMPTS) {
         throw new DomainError(
           'conflict',

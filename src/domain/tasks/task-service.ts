@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import { boardExists } from '../../db/repositories/boards.js';
 import { findLane } from '../../db/repositories/lanes.js';
 import { lockLaneOfBoard } from '../../db/repositories/locks.js';
@@ -11,6 +12,11 @@ import {
 import type { Executor, TaskRow } from '../../db/schema.js';
 import { newId, newShortId } from '../../lib/ids.js';
 import { isoNow } from '../../lib/time.js';
+import type {
+  CreateTaskBody,
+  MoveTaskBody,
+  TaskListQuery as TaskListQuerySchema,
+} from '../../schemas/tasks.js';
 import { requireBoardPermission } from '../access.js';
 import type { Actor } from '../actor.js';
 import { DomainError, invalid, notFound } from '../errors.js';
@@ -30,25 +36,11 @@ import {
   toTaskSummary,
 } from './task-views.js';
 
-export interface NewTask {
-  title: string;
-  laneId: string;
-  description?: string;
-  priority?: number;
-  tags?: string[];
-}
-
-export interface TaskListQuery {
-  laneId?: string;
-  includeArchived?: boolean;
-  shortIdPrefix?: string;
-}
-
-export interface TaskMove {
-  laneId: string;
-  /** Index in the target lane; undefined or past the end appends. */
-  position?: number;
-}
+/** Request shapes, typed from the shared schemas that validate them. */
+export type NewTask = Static<typeof CreateTaskBody>;
+export type TaskListQuery = Static<typeof TaskListQuerySchema>;
+/** `position`: index in the target lane; undefined or past the end appends. */
+export type TaskMove = Static<typeof MoveTaskBody>;
 
 // 36^8 short ids: a collision needs millions of tasks to become likely, and each retry is independent.
 const SHORT_ID_ATTEMPTS = 8;
@@ -108,9 +100,10 @@ export class TaskService {
         last_turn_at: null,
       };
       await insertWithFreshShortId(tx, row);
-      await this.deps.events.record(tx, actor, {
+      await this.deps.activities.record(tx, actor, {
         type: 'task.created',
         boardId,
+        taskId: row.id,
         data: { task_id: row.id, title, laneId: row.lane_id },
       });
       return toTask(row);
@@ -153,9 +146,10 @@ export class TaskService {
         row.position = await appendPosition(tx.db, task.lane_id);
       }
       await updateTask(tx.db, taskId, row);
-      await this.deps.events.record(tx, actor, {
+      await this.deps.activities.record(tx, actor, {
         type: 'task.updated',
         boardId,
+        taskId,
         data: { task_id: taskId, changes },
       });
       return { id: taskId, ...wanted, updatedAt };
@@ -188,9 +182,10 @@ export class TaskService {
         isoNow(this.deps.clock),
       );
       if (outcome.changed) {
-        await this.deps.events.record(tx, actor, {
+        await this.deps.activities.record(tx, actor, {
           type: 'task.moved',
           boardId,
+          taskId,
           data: {
             task_id: taskId,
             laneId: outcome.laneId,
@@ -211,7 +206,12 @@ export class TaskService {
       const task = await lockTaskWithLanes(tx, boardId, taskId, undefined, attempt > 1);
       await deleteTask(tx.db, taskId);
       if (task.position !== null) await closeGap(tx.db, task.lane_id, task.position);
-      await this.deps.events.record(tx, actor, { type: 'task.deleted', boardId, data: { task_id: taskId } });
+      await this.deps.activities.record(tx, actor, {
+        type: 'task.deleted',
+        boardId,
+        taskId,
+        data: { task_id: taskId },
+      });
     });
   }
 }

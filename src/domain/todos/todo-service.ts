@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import { lockTaskRow, taskExists } from '../../db/repositories/tasks.js';
 import {
   deleteTodo,
@@ -10,6 +11,8 @@ import {
 import type { Executor, TodoRow } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
 import { isoNow } from '../../lib/time.js';
+import type { CreateTodoBody, UpdateTodoBody } from '../../schemas/todos.js';
+import { MAX_ITERATION } from '../../schemas/todos.js';
 import { requireBoardPermission } from '../access.js';
 import { type Actor, type AuthorSource, authorSource } from '../actor.js';
 import { invalid, notFound } from '../errors.js';
@@ -29,20 +32,10 @@ export interface Todo {
   updatedAt: string;
 }
 
-export interface NewTodo {
-  text: string;
-  iteration: number;
-  source?: 'api' | 'agent';
-}
+export type NewTodo = Static<typeof CreateTodoBody>;
+export type TodoChanges = Static<typeof UpdateTodoBody>;
 
-export interface TodoChanges {
-  text?: string;
-  done?: boolean;
-  iteration?: number;
-}
-
-/** The largest iteration both databases store in an integer column. */
-export const MAX_ITERATION = 2_147_483_647;
+export { MAX_ITERATION };
 
 function toTodo(row: TodoRow): Todo {
   return {
@@ -139,9 +132,10 @@ export class TodoService {
     await inTransaction(this.deps.database, async (tx) => {
       await existingTodo(tx.db, boardId, taskId, todoId);
       await deleteTodo(tx.db, todoId);
-      await this.deps.events.record(tx, actor, {
+      await this.deps.activities.record(tx, actor, {
         type: 'todo.deleted',
         boardId,
+        taskId,
         data: { task_id: taskId, todo_id: todoId },
       });
     });
@@ -189,9 +183,10 @@ export class TodoService {
     todo: Todo,
     taskId: string,
   ): Promise<void> {
-    await this.deps.events.record(tx, actor, {
+    await this.deps.activities.record(tx, actor, {
       type,
       boardId,
+      taskId,
       data: { task_id: taskId, todo_id: todo.id, todo },
     });
   }

@@ -1,23 +1,21 @@
+import type { Static } from '@sinclair/typebox';
 import type { TurnSource } from '../../db/repositories/turns.js';
 import type { TurnRow } from '../../db/schema.js';
+import type { TurnInput as TurnInputSchema } from '../../schemas/turns.js';
+import { MAX_TURNS_PER_BATCH, TURN_ROLES, TURN_SOURCES } from '../../schemas/turns.js';
 import { invalid } from '../errors.js';
 import { LIMITS, requiredText } from '../text-rules.js';
 import { normaliseTimestamp } from './timestamp.js';
 
-export const TURN_SOURCES = ['copilot', 'claude'] as const satisfies readonly TurnSource[];
-export const TURN_ROLES = ['user', 'assistant'] as const satisfies readonly TurnRow['role'][];
-export const MAX_TURNS_PER_BATCH = 100;
+export { MAX_TURNS_PER_BATCH, TURN_ROLES, TURN_SOURCES };
+
+// The shared schemas list the values; the stored columns must accept every one of them.
+TURN_SOURCES satisfies readonly TurnSource[];
+TURN_ROLES satisfies readonly TurnRow['role'][];
 
 export type TurnRole = (typeof TURN_ROLES)[number];
 
-export interface TurnInput {
-  source: TurnSource;
-  sourceId: string;
-  role: TurnRole;
-  content: string;
-  capturedAt: string;
-  toolUseOnly?: boolean;
-}
+export type TurnInput = Static<typeof TurnInputSchema>;
 
 /** A turn as checked and normalised, ready to store. */
 export interface NormalisedTurn {

@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import { boardExists } from '../../db/repositories/boards.js';
 import { lockTaskRow, taskExists } from '../../db/repositories/tasks.js';
 import {
@@ -11,6 +12,8 @@ import {
 import type { Executor, TurnRow } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
 import { isoNow } from '../../lib/time.js';
+import type { TurnListQuery as TurnListQuerySchema } from '../../schemas/turns.js';
+import { DEFAULT_TURN_PAGE, MAX_TURN_PAGE } from '../../schemas/turns.js';
 import { requireBoardPermission } from '../access.js';
 import type { Actor } from '../actor.js';
 import { invalid, notFound } from '../errors.js';
@@ -33,12 +36,7 @@ export interface Turn {
 /** Per source, the last captured turn: greatest (capturedAt, sourceId). Sources without turns are absent. */
 export type Watermarks = Partial<Record<TurnSource, { sourceId: string; capturedAt: string }>>;
 
-export interface TurnListQuery {
-  source?: TurnSource;
-  after?: string;
-  limit?: number;
-  cursor?: string;
-}
+export type TurnListQuery = Static<typeof TurnListQuerySchema>;
 
 export interface TurnPage {
   turns: Turn[];
@@ -47,8 +45,7 @@ export interface TurnPage {
   cursor: string | null;
 }
 
-export const DEFAULT_TURN_PAGE = 50;
-export const MAX_TURN_PAGE = 200;
+export { DEFAULT_TURN_PAGE, MAX_TURN_PAGE };
 
 function toTurn(row: StoredTurn): Turn {
   return {

@@ -1,8 +1,8 @@
 import type { DeliveryWithType } from '../../db/repositories/deliveries.js';
 import type { WebhookRow } from '../../db/schema.js';
+import { ACTIVITY_TYPES, WEBHOOK_EVENT_TYPES as EVENT_TYPES } from '../activities/activity-types.js';
 import type { Actor } from '../actor.js';
 import { forbidden, invalid } from '../errors.js';
-import { EVENT_TYPES } from '../events.js';
 
 export interface Webhook {
   id: string;
@@ -46,6 +46,8 @@ export function webhookOwnerScope(actor: Actor): string | null {
 }
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set(EVENT_TYPES);
+/** Asset and reaction events: webhooks receive them through `["*"]` only, so a list may not name them. */
+const WILDCARD_ONLY: ReadonlySet<string> = new Set(ACTIVITY_TYPES.filter((type) => !KNOWN_TYPES.has(type)));
 
 /** A non-empty list of known event types (duplicates dropped, order kept), or exactly `["*"]`. */
 export function normaliseEventFilter(events: readonly string[]): string[] {
@@ -57,6 +59,12 @@ export function normaliseEventFilter(events: readonly string[]): string[] {
     throw invalid('events', 'must be exactly ["*"] to receive all events; do not combine "*" with types.');
   }
   events.forEach((type, index) => {
+    if (WILDCARD_ONLY.has(type)) {
+      throw invalid(
+        `events[${index}]`,
+        `cannot name ${JSON.stringify(type)}: asset and reaction events go only to webhooks subscribed to ["*"].`,
+      );
+    }
     if (!KNOWN_TYPES.has(type)) {
       throw invalid(
         `events[${index}]`,

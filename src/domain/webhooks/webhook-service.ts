@@ -2,6 +2,8 @@ import {
   findDeliveryOfWebhook,
   insertDeliveries,
   listRecentDeliveries,
+  notifyDispatchers,
+  queueEvent,
 } from '../../db/repositories/deliveries.js';
 import {
   apiKeyIsActive,
@@ -14,9 +16,6 @@ import {
 import type { WebhookRow } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
 import { isoNow } from '../../lib/time.js';
-import { notifyDispatchers, queueEvent } from '../../webhooks/outbox.js';
-import { newWebhookSecret } from '../../webhooks/signing.js';
-import { checkWebhookUrl, type UrlPolicy } from '../../webhooks/url-guard.js';
 import type { Actor } from '../actor.js';
 import { invalid, notFound } from '../errors.js';
 import type { ServiceDeps } from '../services.js';
@@ -29,6 +28,8 @@ import {
   type Webhook,
   webhookOwnerScope,
 } from './webhook-rules.js';
+import { newWebhookSecret } from './webhook-secret.js';
+import { checkWebhookUrl, type UrlPolicy } from './webhook-url.js';
 
 export type { DeliveryView, Webhook } from './webhook-rules.js';
 
@@ -193,7 +194,7 @@ export class WebhookService {
   }
 
   private async deliveriesQueued(tx: Tx): Promise<void> {
-    await notifyDispatchers(tx);
+    notifyDispatchers(tx);
     tx.afterCommit(() => this.options.onDeliveriesQueued?.());
   }
 }

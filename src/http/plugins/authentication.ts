@@ -10,7 +10,10 @@ declare module 'fastify' {
     authFailure: 'missing_auth' | 'invalid_key' | null;
   }
   interface FastifyContextConfig {
-    /** false for the few /api/ext/v1 routes anyone may call (the OpenAPI document). */
+    /**
+     * false for the few /api/ext/v1 routes anyone may call (the OpenAPI document); true for routes
+     * outside /api/ext/v1 that take an API key too (`POST /mcp`).
+     */
     auth?: boolean;
   }
 }
@@ -29,7 +32,8 @@ export const authentication = fp<{ apiKeys: ApiKeyService }>(
     app.addHook('onRequest', async (request) => {
       // An unknown route is 404 whoever asks: the API's routes are public (see openapi.json).
       if (request.is404 || request.routeOptions.config.auth === false) return;
-      if (!request.url.startsWith('/api/ext/v1')) return;
+      const external = request.url.startsWith('/api/ext/v1');
+      if (!external && request.routeOptions.config.auth !== true) return;
       const header = request.headers.authorization;
       if (header === undefined || header === '') {
         request.authFailure = 'missing_auth';

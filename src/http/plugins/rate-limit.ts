@@ -12,7 +12,8 @@ export interface RateLimitOptions {
   redis: Redis | null;
 }
 
-const EXTERNAL_API = /^\/api\/ext\/v1(?:[/?#]|$)/;
+/** The external API and the MCP endpoint whose tools call it. */
+const EXTERNAL_API = /^\/(?:api\/ext\/v1|mcp)(?:[/?#]|$)/;
 
 /** Keys in the memory store: one per API key or client address seen in a window. */
 const MEMORY_STORE_ENTRIES = 100_000;

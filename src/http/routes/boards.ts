@@ -1,18 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { BoardService } from '../../domain/boards/board-service.js';
+import { Board, BoardDetail, BoardSummary, CreateBoardBody } from '../../schemas/boards.js';
+import { BoardParams, Data, NoContent } from '../../schemas/common.js';
+import { CREATE_ERRORS, LIST_ERRORS, READ_ERRORS, WRITE_ERRORS } from '../../schemas/errors.js';
 import { actorOf } from '../plugins/authentication.js';
-import { AUTH_ERRORS, BoardParams, Data, NoContent, Timestamp } from '../schemas/common.js';
-
-const Permission = Type.Union([Type.Literal('read'), Type.Literal('edit')]);
-
-const BoardSummary = Type.Object({ id: Type.String(), name: Type.String(), permission: Permission });
-const Board = Type.Object({ id: Type.String(), name: Type.String(), createdAt: Timestamp });
-const BoardDetail = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  lanes: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), taskCount: Type.Integer() })),
-});
 
 export const boardRoutes: FastifyPluginAsyncTypebox<{ boards: BoardService }> = async (app, { boards }) => {
   const tags = ['Boards'];
@@ -22,8 +14,11 @@ export const boardRoutes: FastifyPluginAsyncTypebox<{ boards: BoardService }> = 
     {
       schema: {
         tags,
-        summary: 'List the boards this key can access',
-        response: { 200: Data(Type.Array(BoardSummary)), ...AUTH_ERRORS },
+        operationId: 'listBoards',
+        summary: 'List boards',
+        description:
+          "Boards the calling key holds a grant on, oldest first, each with the key's permission. All-boards keys see every board with `edit`.",
+        response: { 200: Data(Type.Array(BoardSummary)), ...LIST_ERRORS },
       },
     },
     async (request) => ({ data: await boards.listBoards(actorOf(request)) }),
@@ -34,9 +29,12 @@ export const boardRoutes: FastifyPluginAsyncTypebox<{ boards: BoardService }> = 
     {
       schema: {
         tags,
-        summary: 'Create a board; the calling key gets edit access to it',
-        body: Type.Object({ name: Type.String() }, { additionalProperties: false }),
-        response: { 201: Data(Board), ...AUTH_ERRORS },
+        operationId: 'createBoard',
+        summary: 'Create a board',
+        description:
+          'Creates an empty board (no lanes). Any valid key may create a board; the calling key then holds `edit` on it. Fires `board.created`.',
+        body: CreateBoardBody,
+        response: { 201: Data(Board), ...CREATE_ERRORS },
       },
     },
     async (request, reply) => {
@@ -50,9 +48,12 @@ export const boardRoutes: FastifyPluginAsyncTypebox<{ boards: BoardService }> = 
     {
       schema: {
         tags,
-        summary: 'Board detail with its lanes',
+        operationId: 'getBoard',
+        summary: 'Get a board',
+        description:
+          "The board with its lanes in board order; `taskCount` counts each lane's non-archived tasks. Needs `read`.",
         params: BoardParams,
-        response: { 200: Data(BoardDetail), ...AUTH_ERRORS },
+        response: { 200: Data(BoardDetail), ...READ_ERRORS },
       },
     },
     async (request) => ({ data: await boards.getBoard(actorOf(request), request.params.boardId) }),
@@ -63,9 +64,12 @@ export const boardRoutes: FastifyPluginAsyncTypebox<{ boards: BoardService }> = 
     {
       schema: {
         tags,
-        summary: 'Delete a board and everything in it (edit)',
+        operationId: 'deleteBoard',
+        summary: 'Delete a board',
+        description:
+          'Deletes the board with its lanes, tasks, comments, todos, turns and assets. Needs `edit`. Fires `board.deleted`.',
         params: BoardParams,
-        response: { 204: NoContent, ...AUTH_ERRORS },
+        response: { 204: NoContent, ...WRITE_ERRORS },
       },
     },
     async (request, reply) => {

@@ -1,28 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { CommentService } from '../../domain/comments/comment-service.js';
+import { Comment, CommentParams, CreateCommentBody } from '../../schemas/comments.js';
+import { Data, NoContent, TaskParams } from '../../schemas/common.js';
+import { READ_ERRORS, WRITE_ERRORS } from '../../schemas/errors.js';
 import { actorOf } from '../plugins/authentication.js';
-import { AUTH_ERRORS, Data, Id, NoContent, Timestamp } from '../schemas/common.js';
-
-const AuthorSource = Type.Union([Type.Literal('user'), Type.Literal('api'), Type.Literal('agent')]);
-
-const Comment = Type.Object({
-  id: Type.String(),
-  body: Type.String(),
-  authorName: Type.String(),
-  authorSource: Type.Union(AuthorSource.anyOf, {
-    description: '`user` (written in the web UI), `api` or `agent`.',
-  }),
-  source: Type.Union(AuthorSource.anyOf, { description: 'The same value as `authorSource`.' }),
-  createdAt: Timestamp,
-});
-
-const TaskParams = Type.Object({ boardId: Id('Board id'), taskId: Id('Task id') });
-const CommentParams = Type.Object({
-  boardId: Id('Board id'),
-  taskId: Id('Task id'),
-  commentId: Id('Comment id'),
-});
 
 export const commentRoutes: FastifyPluginAsyncTypebox<{ comments: CommentService }> = async (
   app,
@@ -35,9 +17,11 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{ comments: CommentService
     {
       schema: {
         tags,
-        summary: "The task's comment thread, oldest first",
+        operationId: 'listComments',
+        summary: 'List comments',
+        description: "The task's comment thread, oldest first. Needs `read`.",
         params: TaskParams,
-        response: { 200: Data(Type.Array(Comment)), ...AUTH_ERRORS },
+        response: { 200: Data(Type.Array(Comment)), ...READ_ERRORS },
       },
     },
     async (request) => {
@@ -51,21 +35,13 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{ comments: CommentService
     {
       schema: {
         tags,
+        operationId: 'createComment',
         summary: 'Add a comment',
+        description:
+          'Adds a comment to the task. `source` defaults to `api`; agents send `agent`. Needs `edit`. Fires `comment.created`.',
         params: TaskParams,
-        body: Type.Object(
-          {
-            body: Type.String(),
-            authorName: Type.String(),
-            source: Type.Optional(
-              Type.Union([Type.Literal('api'), Type.Literal('agent')], {
-                description: 'Defaults to `api`; agents send `agent`.',
-              }),
-            ),
-          },
-          { additionalProperties: false },
-        ),
-        response: { 201: Data(Comment), ...AUTH_ERRORS },
+        body: CreateCommentBody,
+        response: { 201: Data(Comment), ...WRITE_ERRORS },
       },
     },
     async (request, reply) => {
@@ -80,9 +56,11 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{ comments: CommentService
     {
       schema: {
         tags,
+        operationId: 'deleteComment',
         summary: 'Delete a comment',
+        description: 'Needs `edit`. Fires `comment.deleted`.',
         params: CommentParams,
-        response: { 204: NoContent, ...AUTH_ERRORS },
+        response: { 204: NoContent, ...WRITE_ERRORS },
       },
     },
     async (request, reply) => {

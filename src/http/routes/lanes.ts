@@ -1,17 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { LaneService } from '../../domain/lanes/lane-service.js';
+import { BoardParams, Data, NoContent } from '../../schemas/common.js';
+import { READ_ERRORS, WRITE_ERRORS } from '../../schemas/errors.js';
+import { CreateLaneBody, Lane, LaneParams, UpdateLaneBody } from '../../schemas/lanes.js';
 import { actorOf } from '../plugins/authentication.js';
-import { AUTH_ERRORS, BoardParams, Data, Id, NoContent, Timestamp } from '../schemas/common.js';
-
-const Lane = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  position: Type.Integer({ description: 'Runs 0..n-1 in board order.' }),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-});
-const LaneParams = Type.Object({ boardId: Id('Board id'), laneId: Id('Lane id') });
 
 export const laneRoutes: FastifyPluginAsyncTypebox<{ lanes: LaneService }> = async (app, { lanes }) => {
   const tags = ['Lanes'];
@@ -21,9 +14,11 @@ export const laneRoutes: FastifyPluginAsyncTypebox<{ lanes: LaneService }> = asy
     {
       schema: {
         tags,
-        summary: 'List lanes in board order',
+        operationId: 'listLanes',
+        summary: 'List lanes',
+        description: "The board's lanes by `position` (0..n-1). Needs `read`.",
         params: BoardParams,
-        response: { 200: Data(Type.Array(Lane)), ...AUTH_ERRORS },
+        response: { 200: Data(Type.Array(Lane)), ...READ_ERRORS },
       },
     },
     async (request) => ({ data: await lanes.listLanes(actorOf(request), request.params.boardId) }),
@@ -34,10 +29,12 @@ export const laneRoutes: FastifyPluginAsyncTypebox<{ lanes: LaneService }> = asy
     {
       schema: {
         tags,
-        summary: 'Append a lane',
+        operationId: 'createLane',
+        summary: 'Create a lane',
+        description: 'Appends a lane at the end of the board. Needs `edit`. Fires `lane.created`.',
         params: BoardParams,
-        body: Type.Object({ name: Type.String() }, { additionalProperties: false }),
-        response: { 201: Data(Lane), ...AUTH_ERRORS },
+        body: CreateLaneBody,
+        response: { 201: Data(Lane), ...WRITE_ERRORS },
       },
     },
     async (request, reply) => {
@@ -51,16 +48,13 @@ export const laneRoutes: FastifyPluginAsyncTypebox<{ lanes: LaneService }> = asy
     {
       schema: {
         tags,
-        summary: 'Rename and/or move a lane',
+        operationId: 'updateLane',
+        summary: 'Update a lane',
+        description:
+          'Renames the lane and/or moves it to `position` (a value past the end means last); the other lanes shift to keep positions 0..n-1. Needs `edit`. Fires `lane.updated` when something changed.',
         params: LaneParams,
-        body: Type.Object(
-          {
-            name: Type.Optional(Type.String()),
-            position: Type.Optional(Type.Integer({ description: 'Past the end means last.' })),
-          },
-          { additionalProperties: false },
-        ),
-        response: { 200: Data(Lane), ...AUTH_ERRORS },
+        body: UpdateLaneBody,
+        response: { 200: Data(Lane), ...WRITE_ERRORS },
       },
     },
     async (request) => {
@@ -74,9 +68,12 @@ export const laneRoutes: FastifyPluginAsyncTypebox<{ lanes: LaneService }> = asy
     {
       schema: {
         tags,
-        summary: 'Delete a lane and its tasks (edit)',
+        operationId: 'deleteLane',
+        summary: 'Delete a lane',
+        description:
+          'Deletes the lane and its tasks and closes the gap in lane positions. Needs `edit`. Fires `lane.deleted`.',
         params: LaneParams,
-        response: { 204: NoContent, ...AUTH_ERRORS },
+        response: { 204: NoContent, ...WRITE_ERRORS },
       },
     },
     async (request, reply) => {

@@ -1,12 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { sql } from 'kysely';
-import type { Database } from '../../db/database.js';
 import { DomainError } from '../../domain/errors.js';
 import { loggableError } from '../../lib/loggable-error.js';
+import { ERROR } from '../../schemas/errors.js';
 
 /** Health check and the OpenAPI document: no authentication. */
-export const systemRoutes: FastifyPluginAsyncTypebox<{ database: Database }> = async (app, { database }) => {
+export const systemRoutes: FastifyPluginAsyncTypebox<{
+  /** Resolves when the database answers (the SQL lives in db/). */
+  checkDatabase: () => Promise<void>;
+}> = async (app, { checkDatabase }) => {
   app.get(
     '/healthz',
     {
@@ -20,7 +22,7 @@ export const systemRoutes: FastifyPluginAsyncTypebox<{ database: Database }> = a
     },
     async (request) => {
       try {
-        await sql`select 1`.execute(database.kysely);
+        await checkDatabase();
         return { status: 'ok' as const };
       } catch (err) {
         request.log.error({ err: loggableError(err) }, 'health check: database did not answer');
@@ -35,13 +37,19 @@ export const systemRoutes: FastifyPluginAsyncTypebox<{ database: Database }> = a
       config: { auth: false },
       schema: {
         tags: ['Meta'],
-        summary: 'This OpenAPI 3.1 document (no API key needed)',
+        operationId: 'getOpenApiDocument',
+        summary: 'Get this OpenAPI document',
+        description:
+          'This OpenAPI 3.1 document, generated from the schemas the server validates with. No API key needed.',
         security: [],
         response: {
           200: Type.Object(
             { openapi: Type.String(), info: Type.Object({}, { additionalProperties: true }) },
             { additionalProperties: true, description: 'An OpenAPI 3.1 document.' },
           ),
+          // Counted per address like every /api/ext/v1 request, so it can answer 429 too.
+          429: ERROR[429],
+          default: ERROR.default,
         },
       },
     },

@@ -1,51 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { TaskService } from '../../domain/tasks/task-service.js';
+import { BoardParams, Data, NoContent, TaskParams } from '../../schemas/common.js';
+import { READ_ERRORS, WRITE_ERRORS } from '../../schemas/errors.js';
+import {
+  CreateTaskBody,
+  MoveTaskBody,
+  Task,
+  TaskListQuery,
+  TaskPlacement,
+  TaskSummary,
+  TaskUpdate,
+  UpdateTaskBody,
+} from '../../schemas/tasks.js';
 import { actorOf } from '../plugins/authentication.js';
-import { AUTH_ERRORS, BoardParams, Data, Id, NoContent, Timestamp } from '../schemas/common.js';
-
-const Priority = Type.Integer({
-  minimum: 0,
-  maximum: 4,
-  description: '0 none, 1 low, 2 medium, 3 high, 4 urgent.',
-});
-const Tags = Type.Array(Type.String(), {
-  description: 'Trimmed, 1..50 characters each, at most 50, no duplicates.',
-});
-const Position = Type.Union([Type.Integer(), Type.Null()], {
-  description: "Index among the lane's non-archived tasks (0..n-1); null while archived.",
-});
-
-const taskSummaryFields = {
-  id: Type.String(),
-  shortId: Type.String({ description: 'Short lowercase identifier, unique across the service.' }),
-  title: Type.String(),
-  laneId: Type.String(),
-  priority: Priority,
-  tags: Type.Array(Type.String()),
-  archived: Type.Boolean(),
-  position: Position,
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-};
-const TaskSummary = Type.Object(taskSummaryFields);
-const Task = Type.Object({
-  ...taskSummaryFields,
-  description: Type.String(),
-  lastTurnAt: Type.Union([Timestamp, Type.Null()]),
-});
-const TaskUpdate = Type.Object({
-  id: Type.String(),
-  title: Type.Optional(Type.String()),
-  description: Type.Optional(Type.String()),
-  priority: Type.Optional(Priority),
-  tags: Type.Optional(Type.Array(Type.String())),
-  archived: Type.Optional(Type.Boolean()),
-  updatedAt: Timestamp,
-});
-const TaskPlacement = Type.Object({ id: Type.String(), laneId: Type.String(), position: Type.Integer() });
-
-const TaskParams = Type.Object({ boardId: Id('Board id'), taskId: Id('Task id') });
 
 export const taskRoutes: FastifyPluginAsyncTypebox<{ tasks: TaskService }> = async (app, { tasks }) => {
   const tags = ['Tasks'];
@@ -55,16 +23,13 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ tasks: TaskService }> = asy
     {
       schema: {
         tags,
-        summary: 'List tasks in board order (lane position, then task position)',
+        operationId: 'listTasks',
+        summary: 'List tasks',
+        description:
+          'Tasks in board order: lane position, then task position. Archived tasks only with `includeArchived=true`. Needs `read`.',
         params: BoardParams,
-        querystring: Type.Object({
-          laneId: Type.Optional(Id('Only tasks of this lane')),
-          includeArchived: Type.Optional(Type.Boolean({ description: '`true` includes archived tasks.' })),
-          shortIdPrefix: Type.Optional(
-            Type.String({ minLength: 1, maxLength: 100, description: 'Case-insensitive shortId prefix.' }),
-          ),
-        }),
-        response: { 200: Data(Type.Array(TaskSummary)), ...AUTH_ERRORS },
+        querystring: TaskListQuery,
+        response: { 200: Data(Type.Array(TaskSummary)), ...READ_ERRORS },
       },
     },
     async (request) => ({
@@ -77,19 +42,13 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ tasks: TaskService }> = asy
     {
       schema: {
         tags,
-        summary: 'Create a task at the end of a lane',
+        operationId: 'createTask',
+        summary: 'Create a task',
+        description:
+          'Appends a task to the lane `laneId`, which must be a lane of this board (else 400). Title, description and tags are trimmed; tags lose duplicates. Needs `edit`. Fires `task.created`.',
         params: BoardParams,
-        body: Type.Object(
-          {
-            title: Type.String(),
-            laneId: Type.String(),
-            description: Type.Optional(Type.String()),
-            priority: Type.Optional(Priority),
-            tags: Type.Optional(Tags),
-          },
-          { additionalProperties: false },
-        ),
-        response: { 201: Data(Task), ...AUTH_ERRORS },
+        body: CreateTaskBody,
+        response: { 201: Data(Task), ...WRITE_ERRORS },
       },
     },
     async (request, reply) => {
@@ -103,9 +62,11 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ tasks: TaskService }> = asy
     {
       schema: {
         tags,
-        summary: 'Task detail',
+        operationId: 'getTask',
+        summary: 'Get a task',
+        description: 'The task with its description and the time of its last captured turn. Needs `read`.',
         params: TaskParams,
-        response: { 200: Data(Task), ...AUTH_ERRORS },
+        response: { 200: Data(Task), ...READ_ERRORS },
       },
     },
     async (request) => {
@@ -119,21 +80,13 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ tasks: TaskService }> = asy
     {
       schema: {
         tags,
-        summary: 'Update a task; returns the fields sent with their new values',
+        operationId: 'updateTask',
+        summary: 'Update a task',
+        description:
+          'Changes the fields sent and returns `{id, <each field sent, with its new value>, updatedAt}`. `updatedAt` changes, and `task.updated` fires, only when a value actually changed. Archiving takes the task out of its lane order; unarchiving appends it. Needs `edit`.',
         params: TaskParams,
-        body: Type.Object(
-          {
-            title: Type.Optional(Type.String()),
-            description: Type.Optional(Type.String()),
-            priority: Type.Optional(Priority),
-            tags: Type.Optional(Tags),
-            archived: Type.Optional(
-              Type.Boolean({ description: 'Archiving takes the task out of its lane order.' }),
-            ),
-          },
-          { additionalProperties: false },
-        ),
-        response: { 200: Data(TaskUpdate), ...AUTH_ERRORS },
+        body: UpdateTaskBody,
+        response: { 200: Data(TaskUpdate), ...WRITE_ERRORS },
       },
     },
     async (request) => {
@@ -147,18 +100,13 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ tasks: TaskService }> = asy
     {
       schema: {
         tags,
-        summary: 'Move a task within its lane or to another lane',
+        operationId: 'moveTask',
+        summary: 'Move a task',
+        description:
+          'Moves the task to `position` in lane `laneId` (omitted or past the end: appended); the other tasks shift. An archived task cannot be moved (400). Needs `edit`. Fires `task.moved`.',
         params: TaskParams,
-        body: Type.Object(
-          {
-            laneId: Type.String(),
-            position: Type.Optional(
-              Type.Integer({ minimum: 0, description: 'Omitted or past the end: appended.' }),
-            ),
-          },
-          { additionalProperties: false },
-        ),
-        response: { 200: Data(TaskPlacement), ...AUTH_ERRORS },
+        body: MoveTaskBody,
+        response: { 200: Data(TaskPlacement), ...WRITE_ERRORS },
       },
     },
     async (request) => {
@@ -172,9 +120,12 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ tasks: TaskService }> = asy
     {
       schema: {
         tags,
-        summary: 'Delete a task with its comments, todos and turns',
+        operationId: 'deleteTask',
+        summary: 'Delete a task',
+        description:
+          'Deletes the task with its comments, todos, turns and assets, and closes the gap in its lane. Needs `edit`. Fires `task.deleted`.',
         params: TaskParams,
-        response: { 204: NoContent, ...AUTH_ERRORS },
+        response: { 204: NoContent, ...WRITE_ERRORS },
       },
     },
     async (request, reply) => {

@@ -1,24 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { MAX_ITERATION, type TodoService } from '../../domain/todos/todo-service.js';
+import type { TodoService } from '../../domain/todos/todo-service.js';
+import { Data, NoContent, TaskParams } from '../../schemas/common.js';
+import { READ_ERRORS, WRITE_ERRORS } from '../../schemas/errors.js';
+import { CreateTodoBody, ReorderTodosBody, Todo, TodoParams, UpdateTodoBody } from '../../schemas/todos.js';
 import { actorOf } from '../plugins/authentication.js';
-import { AUTH_ERRORS, Data, Id, NoContent, Timestamp } from '../schemas/common.js';
-
-const Iteration = Type.Integer({ minimum: 0, maximum: MAX_ITERATION });
-
-const Todo = Type.Object({
-  id: Type.String(),
-  text: Type.String(),
-  iteration: Type.Integer(),
-  done: Type.Boolean(),
-  order: Type.Integer({ description: 'Task-wide order; the list sorts by iteration, then order.' }),
-  source: Type.Union([Type.Literal('user'), Type.Literal('api'), Type.Literal('agent')]),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-});
-
-const TaskParams = Type.Object({ boardId: Id('Board id'), taskId: Id('Task id') });
-const TodoParams = Type.Object({ boardId: Id('Board id'), taskId: Id('Task id'), todoId: Id('Todo id') });
 
 export const todoRoutes: FastifyPluginAsyncTypebox<{ todos: TodoService }> = async (app, { todos }) => {
   const tags = ['Todos'];
@@ -28,9 +14,11 @@ export const todoRoutes: FastifyPluginAsyncTypebox<{ todos: TodoService }> = asy
     {
       schema: {
         tags,
-        summary: "The task's todos by iteration, then order",
+        operationId: 'listTodos',
+        summary: 'List todos',
+        description: "The task's todos sorted by `iteration`, then `order`. Needs `read`.",
         params: TaskParams,
-        response: { 200: Data(Type.Array(Todo)), ...AUTH_ERRORS },
+        response: { 200: Data(Type.Array(Todo)), ...READ_ERRORS },
       },
     },
     async (request) => {
@@ -44,17 +32,12 @@ export const todoRoutes: FastifyPluginAsyncTypebox<{ todos: TodoService }> = asy
     {
       schema: {
         tags,
-        summary: 'Add a todo; it gets the next order of the task',
+        operationId: 'createTodo',
+        summary: 'Add a todo',
+        description: 'Adds a todo; it gets the next `order` of the task. Needs `edit`. Fires `todo.created`.',
         params: TaskParams,
-        body: Type.Object(
-          {
-            text: Type.String(),
-            iteration: Iteration,
-            source: Type.Optional(Type.Union([Type.Literal('api'), Type.Literal('agent')])),
-          },
-          { additionalProperties: false },
-        ),
-        response: { 201: Data(Todo), ...AUTH_ERRORS },
+        body: CreateTodoBody,
+        response: { 201: Data(Todo), ...WRITE_ERRORS },
       },
     },
     async (request, reply) => {
@@ -69,13 +52,13 @@ export const todoRoutes: FastifyPluginAsyncTypebox<{ todos: TodoService }> = asy
     {
       schema: {
         tags,
-        summary: "Reorder the task's todos; `orderedIds` lists every todo id exactly once",
+        operationId: 'reorderTodos',
+        summary: 'Reorder todos',
+        description:
+          '`orderedIds` must list every todo id of the task exactly once (anything else: 400). Returns the ordered list. Each todo whose order changed fires `todo.updated`. Needs `edit`.',
         params: TaskParams,
-        body: Type.Object(
-          { orderedIds: Type.Array(Id('Todo id'), { maxItems: 10_000 }) },
-          { additionalProperties: false },
-        ),
-        response: { 200: Data(Type.Array(Todo)), ...AUTH_ERRORS },
+        body: ReorderTodosBody,
+        response: { 200: Data(Type.Array(Todo)), ...WRITE_ERRORS },
       },
     },
     async (request) => {
@@ -91,9 +74,11 @@ export const todoRoutes: FastifyPluginAsyncTypebox<{ todos: TodoService }> = asy
     {
       schema: {
         tags,
-        summary: 'One todo',
+        operationId: 'getTodo',
+        summary: 'Get a todo',
+        description: 'Needs `read`.',
         params: TodoParams,
-        response: { 200: Data(Todo), ...AUTH_ERRORS },
+        response: { 200: Data(Todo), ...READ_ERRORS },
       },
     },
     async (request) => {
@@ -107,17 +92,13 @@ export const todoRoutes: FastifyPluginAsyncTypebox<{ todos: TodoService }> = asy
     {
       schema: {
         tags,
-        summary: 'Update a todo; returns the whole todo',
+        operationId: 'updateTodo',
+        summary: 'Update a todo',
+        description:
+          'Changes `text`, `done` and/or `iteration`; returns the whole todo. Needs `edit`. Fires `todo.updated` when something changed.',
         params: TodoParams,
-        body: Type.Object(
-          {
-            text: Type.Optional(Type.String()),
-            done: Type.Optional(Type.Boolean()),
-            iteration: Type.Optional(Iteration),
-          },
-          { additionalProperties: false },
-        ),
-        response: { 200: Data(Todo), ...AUTH_ERRORS },
+        body: UpdateTodoBody,
+        response: { 200: Data(Todo), ...WRITE_ERRORS },
       },
     },
     async (request) => {
@@ -131,9 +112,11 @@ export const todoRoutes: FastifyPluginAsyncTypebox<{ todos: TodoService }> = asy
     {
       schema: {
         tags,
+        operationId: 'deleteTodo',
         summary: 'Delete a todo',
+        description: 'Needs `edit`. Fires `todo.deleted`.',
         params: TodoParams,
-        response: { 204: NoContent, ...AUTH_ERRORS },
+        response: { 204: NoContent, ...WRITE_ERRORS },
       },
     },
     async (request, reply) => {

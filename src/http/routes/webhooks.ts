@@ -1,50 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { type TSchema, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { WebhookService } from '../../domain/webhooks/webhook-service.js';
+import { Data, NoContent } from '../../schemas/common.js';
+import { CREATE_ERRORS, LIST_ERRORS, OWN_READ_ERRORS, OWN_WRITE_ERRORS } from '../../schemas/errors.js';
+import {
+  CreatedWebhook,
+  CreateWebhookBody,
+  DeliveryParams,
+  Queued,
+  RotatedSecret,
+  UpdateWebhookBody,
+  Webhook,
+  WebhookDetail,
+  WebhookParams,
+} from '../../schemas/webhooks.js';
 import { actorOf } from '../plugins/authentication.js';
-import { AUTH_ERRORS, Data, Id, NoContent, Timestamp } from '../schemas/common.js';
-
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-
-const EventList = Type.Array(Type.String(), {
-  description: 'Event type names, or exactly ["*"] for every event.',
-});
-
-const webhookFields = {
-  id: Type.String(),
-  url: Type.String({ description: 'Delivery target (normalised).' }),
-  events: EventList,
-  active: Type.Boolean({ description: 'false while paused.' }),
-  createdAt: Timestamp,
-};
-const Webhook = Type.Object(webhookFields);
-const CreatedWebhook = Type.Object({
-  ...webhookFields,
-  secret: Type.String({ description: 'Signing secret (`whsec_...`). Returned only once.' }),
-});
-const Delivery = Type.Object({
-  id: Type.String({ description: 'Delivery id; the X-Service-Delivery and webhook-id headers.' }),
-  event_id: Type.String(),
-  event_type: Type.String(),
-  status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
-  attempts: Type.Integer(),
-  response_status: Nullable(Type.Integer()),
-  response_body: Nullable(Type.String({ description: 'At most the first 1 KiB of the last response.' })),
-  duration_ms: Nullable(Type.Integer()),
-  error: Nullable(Type.String()),
-  created_at: Timestamp,
-  last_attempt_at: Nullable(Timestamp),
-  next_attempt_at: Nullable(Timestamp),
-});
-const WebhookDetail = Type.Object({
-  ...webhookFields,
-  recent_deliveries: Type.Array(Delivery, { description: 'The newest 25 deliveries, newest first.' }),
-});
-const Queued = Data(Type.Object({ delivery_id: Type.String() }));
-
-const WebhookParams = Type.Object({ id: Id('Webhook id') });
-const DeliveryParams = Type.Object({ id: Id('Webhook id'), deliveryId: Id('Delivery id') });
-const Url = Type.String({ description: 'https:// URL of a publicly reachable receiver.' });
 
 export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookService }> = async (
   app,
@@ -57,8 +27,10 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookService
     {
       schema: {
         tags,
-        summary: "List this key's webhooks",
-        response: { 200: Data(Type.Array(Webhook)), ...AUTH_ERRORS },
+        operationId: 'listWebhooks',
+        summary: 'List webhooks',
+        description: "The webhooks linked to the calling key; a key never sees another key's webhooks.",
+        response: { 200: Data(Type.Array(Webhook)), ...LIST_ERRORS },
       },
     },
     async (request) => ({ data: await webhooks.listWebhooks(actorOf(request)) }),
@@ -69,9 +41,12 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookService
     {
       schema: {
         tags,
-        summary: 'Create a webhook linked to this key',
-        body: Type.Object({ url: Url, events: EventList }, { additionalProperties: false }),
-        response: { 201: Data(CreatedWebhook), ...AUTH_ERRORS },
+        operationId: 'createWebhook',
+        summary: 'Create a webhook',
+        description:
+          'Creates a webhook linked to the calling key and returns its signing secret, once. The URL must be `https://` and resolve only to public addresses. Events are delivered for changes made through this API on boards the key may see.',
+        body: CreateWebhookBody,
+        response: { 201: Data(CreatedWebhook), ...CREATE_ERRORS },
       },
     },
     async (request, reply) => {
@@ -85,9 +60,11 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookService
     {
       schema: {
         tags,
-        summary: 'Webhook detail with its recent deliveries',
+        operationId: 'getWebhook',
+        summary: 'Get a webhook',
+        description: 'The webhook with its 25 newest deliveries, newest first.',
         params: WebhookParams,
-        response: { 200: Data(WebhookDetail), ...AUTH_ERRORS },
+        response: { 200: Data(WebhookDetail), ...OWN_READ_ERRORS },
       },
     },
     async (request) => ({ data: await webhooks.getWebhook(actorOf(request), request.params.id) }),
@@ -98,17 +75,13 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookService
     {
       schema: {
         tags,
-        summary: 'Change url, events, or active (pause/resume)',
+        operationId: 'updateWebhook',
+        summary: 'Update a webhook',
+        description:
+          'Changes `url`, `events`, or `active`. A paused webhook (`active: false`) gets no new events; deliveries already queued go out after it resumes.',
         params: WebhookParams,
-        body: Type.Object(
-          {
-            url: Type.Optional(Url),
-            events: Type.Optional(EventList),
-            active: Type.Optional(Type.Boolean()),
-          },
-          { additionalProperties: false },
-        ),
-        response: { 200: Data(Webhook), ...AUTH_ERRORS },
+        body: UpdateWebhookBody,
+        response: { 200: Data(Webhook), ...OWN_WRITE_ERRORS },
       },
     },
     async (request) => ({
@@ -121,9 +94,11 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookService
     {
       schema: {
         tags,
-        summary: 'Delete a webhook with its pending deliveries and history',
+        operationId: 'deleteWebhook',
+        summary: 'Delete a webhook',
+        description: 'Deletes the webhook with its pending deliveries and its delivery history.',
         params: WebhookParams,
-        response: { 204: NoContent, ...AUTH_ERRORS },
+        response: { 204: NoContent, ...OWN_WRITE_ERRORS },
       },
     },
     async (request, reply) => {
@@ -137,9 +112,12 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookService
     {
       schema: {
         tags,
-        summary: 'Queue a ping event to this webhook, whatever its event filter',
+        operationId: 'pingWebhook',
+        summary: 'Ping a webhook',
+        description:
+          "Queues a `ping` event to this webhook only, whatever its event filter. Returns the delivery id to look up in the webhook's deliveries.",
         params: WebhookParams,
-        response: { 202: Queued, ...AUTH_ERRORS },
+        response: { 202: Queued, ...OWN_WRITE_ERRORS },
       },
     },
     async (request, reply) => {
@@ -153,9 +131,11 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookService
     {
       schema: {
         tags,
-        summary: 'Queue the same event again as a new delivery',
+        operationId: 'redeliverWebhookDelivery',
+        summary: 'Redeliver an event',
+        description: 'Queues the event of that delivery again, as a new delivery with a new id.',
         params: DeliveryParams,
-        response: { 202: Queued, ...AUTH_ERRORS },
+        response: { 202: Queued, ...OWN_WRITE_ERRORS },
       },
     },
     async (request, reply) => {
@@ -170,9 +150,12 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhookService
     {
       schema: {
         tags,
-        summary: 'Replace the signing secret; the old one stops signing at once',
+        operationId: 'rotateWebhookSecret',
+        summary: 'Rotate the signing secret',
+        description:
+          'Replaces the signing secret and returns the new one; the old secret stops signing at once.',
         params: WebhookParams,
-        response: { 200: Data(Type.Object({ secret: Type.String() })), ...AUTH_ERRORS },
+        response: { 200: RotatedSecret, ...OWN_WRITE_ERRORS },
       },
     },
     async (request) => ({ data: await webhooks.rotateSecret(actorOf(request), request.params.id) }),

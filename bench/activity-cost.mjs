@@ -1,0 +1,140 @@
+// The cost of recording an activity on task create: the same app (built dist/, in this process) with
+// the runtime's activity recorder (insert + webhook fan-out + change feed) against a recorder that only
+// runs the webhook fan-out, as events were recorded before activities existed. Interleaved rounds of
+// sequential creates through app.inject; reports the ratio of median times per create.
+//
+//   npm run build && node bench/activity-cost.mjs                       SQLite
+//   BENCH_DATABASE_URL=postgres://... node bench/activity-cost.mjs      PostgreSQL (a throwaway schema)
+//   BENCH_ROUNDS=7 BENCH_CREATES=400                                    defaults
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { pino } from 'pino';
+import { buildApp } from '../dist/app.js';
+import { loadConfig } from '../dist/config.js';
+import { CLI_OPERATOR } from '../dist/domain/actor.js';
+import { createRuntime } from '../dist/runtime.js';
+import { createServices } from '../dist/services.js';
+import { WebhookFanOut } from '../dist/webhooks/outbox.js';
+
+const rounds = Number(process.env.BENCH_ROUNDS ?? 7);
+const creates = Number(process.env.BENCH_CREATES ?? 400);
+const databaseUrl = process.env.BENCH_DATABASE_URL ?? null;
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-activity-bench-'));
+let schema = null;
+let url = null;
+if (databaseUrl) {
+  schema = `bench_act_${process.pid}`;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query(`create schema ${schema}`);
+  await client.end();
+  const u = new URL(databaseUrl);
+  u.searchParams.set('options', `-c search_path=${schema}`);
+  url = u.toString();
+}
+const config = {
+  ...loadConfig({ LANEBOARD_DATA_DIR: dataDir }),
+  databaseUrl: url,
+  secretKey: 'bench-master-key-0123456789abcdef0123456789',
+};
+const runtime = await createRuntime(config, { migrations: 'apply', log: pino({ level: 'silent' }) });
+const fanOut = new WebhookFanOut(() => {});
+// "Before": no activity row; only the webhook matching the event recorder used to do.
+const before = createServices({
+  database: runtime.database,
+  secrets: runtime.secrets,
+  clock: runtime.clock,
+  activities: {
+    async record(tx, actor, input) {
+      const activity = {
+        id: 0,
+        ...input,
+        taskId: input.taskId ?? null,
+        actor: {},
+        origin: actor.origin,
+        createdAt: new Date().toISOString(),
+        firesWebhooks: actor.origin === 'api',
+      };
+      await fanOut.onRecorded(tx, activity);
+      return activity;
+    },
+  },
+});
+const apps = {
+  before: await buildApp({
+    database: runtime.database,
+    services: before,
+    rateLimit: { max: 1e9, windowMs: 60_000 },
+  }),
+  after: await buildApp({
+    database: runtime.database,
+    services: runtime.services,
+    rateLimit: { max: 1e9, windowMs: 60_000 },
+  }),
+};
+const { key } = await runtime.services.apiKeys.createKey(CLI_OPERATOR, {
+  name: 'bench',
+  allBoards: true,
+  grants: [],
+});
+const headers = { authorization: `Bearer ${key}` };
+const board = (
+  await apps.after.inject({ method: 'POST', url: '/api/ext/v1/boards', headers, payload: { name: 'Bench' } })
+).json().data;
+const lane = (
+  await apps.after.inject({
+    method: 'POST',
+    url: `/api/ext/v1/boards/${board.id}/lanes`,
+    headers,
+    payload: { name: 'L' },
+  })
+).json().data;
+
+async function round(app) {
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < creates; i++) {
+    const res = await app.inject({
+      method: 'POST',
+      url: `/api/ext/v1/boards/${board.id}/tasks`,
+      headers,
+      payload: { title: `t${i}`, laneId: lane.id },
+    });
+    if (res.statusCode !== 201) throw new Error(`create: ${res.statusCode} ${res.body}`);
+  }
+  return Number(process.hrtime.bigint() - start) / 1e6 / creates;
+}
+
+const times = { before: [], after: [] };
+await round(apps.before); // warm-up
+await round(apps.after);
+for (let r = 0; r < rounds; r++) {
+  // Alternate which goes first, so drift in machine load does not favour one side.
+  const order = r % 2 ? ['after', 'before'] : ['before', 'after'];
+  for (const side of order) times[side].push(await round(apps[side]));
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const result = {
+  database: databaseUrl ? 'postgres' : 'sqlite',
+  rounds,
+  createsPerRound: creates,
+  loadavg: os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' '),
+  msPerCreateBefore: median(times.before).toFixed(3),
+  msPerCreateAfter: median(times.after).toFixed(3),
+  costPercent: ((median(times.after) / median(times.before) - 1) * 100).toFixed(1),
+};
+console.log(JSON.stringify(result));
+await apps.before.close();
+await apps.after.close();
+await runtime.close();
+fs.rmSync(dataDir, { recursive: true, force: true });
+if (schema) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query(`drop schema ${schema} cascade`);
+  await client.end();
+}

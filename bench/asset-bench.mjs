@@ -1,0 +1,161 @@
+// Asset benchmark: upload and download of a 1 MiB file against the built server (one instance), with
+// the server's peak RSS, to show that memory stays bounded by concurrent uploads, not by stored bytes.
+//
+//   node bench/asset-bench.mjs                                    SQLite
+//   BENCH_DATABASE_URL=postgres://... node bench/asset-bench.mjs  PostgreSQL
+//   BENCH_SECONDS=5 BENCH_CONNECTIONS=4 BENCH_SIZE=1048576        defaults
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 4);
+const size = Number(process.env.BENCH_SIZE ?? 1024 * 1024);
+const databaseUrl = process.env.BENCH_DATABASE_URL ?? null;
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-asset-bench-'));
+const port = Number(process.env.BENCH_PORT ?? 21000 + (process.pid % 2000));
+const SECRET = 'bench-master-key-0123456789abcdef0123456789';
+let server = null;
+let schema = null;
+
+const env = (extra = {}) => ({
+  ...process.env,
+  LANEBOARD_DATA_DIR: dataDir,
+  LANEBOARD_RATE_LIMIT_MAX: '1000000000',
+  LANEBOARD_SECRET_KEY: SECRET,
+  LOG_LEVEL: 'warn',
+  ...extra,
+});
+
+async function freshSchemaUrl() {
+  if (!databaseUrl) return null;
+  schema = `asset_bench_${process.pid}`;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query(`drop schema if exists ${schema} cascade; create schema ${schema}`);
+  await client.end();
+  const url = new URL(databaseUrl);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return url.toString();
+}
+
+function memoryMb(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n');
+  const kb = (name) => Number(status.find((l) => l.startsWith(name)).split(/\s+/)[1]);
+  return { rss: Math.round(kb('VmRSS:') / 1024), peak: Math.round(kb('VmHWM:') / 1024) };
+}
+
+const loadAverage = () => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+
+function multipart(bytes) {
+  const boundary = 'asset-bench-boundary';
+  const body = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
+    bytes,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { body, contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+function run(options) {
+  return new Promise((resolve, reject) => {
+    autocannon({ connections, duration: seconds, ...options }, (error, result) =>
+      error ? reject(error) : resolve(result),
+    );
+  });
+}
+
+try {
+  if (!fs.existsSync(path.join(root, 'dist/main.js')))
+    execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  const pgUrl = await freshSchemaUrl();
+  const dbEnv = pgUrl ? { DATABASE_URL: pgUrl } : {};
+  execFileSync(process.execPath, ['bin/laneboard.js', 'migrate'], { cwd: root, env: env(dbEnv) });
+  const { key } = JSON.parse(
+    execFileSync(
+      process.execPath,
+      ['bin/laneboard.js', 'keys', 'create', '--name', 'bench', '--all-boards', '--json'],
+      {
+        cwd: root,
+        env: env(dbEnv),
+      },
+    ).toString(),
+  );
+  server = spawn(process.execPath, ['dist/main.js'], {
+    cwd: root,
+    env: env({ ...dbEnv, PORT: String(port) }),
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}/api/ext/v1`;
+  const headers = { authorization: `Bearer ${key}` };
+  for (let i = 0; ; i++) {
+    try {
+      await fetch(`http://127.0.0.1:${port}/healthz`);
+      break;
+    } catch {
+      if (i > 100) throw new Error('server did not start');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  const post = async (url, body) =>
+    (
+      await (
+        await fetch(`${base}${url}`, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).json()
+    ).data;
+  const board = await post('/boards', { name: 'Assets' });
+  const lane = await post(`/boards/${board.id}/lanes`, { name: 'L' });
+  const task = await post(`/boards/${board.id}/tasks`, { title: 'T', laneId: lane.id });
+  const assets = `${base}/boards/${board.id}/tasks/${task.id}/assets`;
+  const { body, contentType } = multipart(randomBytes(size));
+  const first = await fetch(assets, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': contentType },
+    body,
+  });
+  if (first.status !== 201) throw new Error(`upload failed: ${first.status} ${await first.text()}`);
+  const asset = (await first.json()).data;
+  const idle = memoryMb(server.pid);
+
+  const loadBefore = loadAverage();
+  const upload = await run({
+    url: assets,
+    method: 'POST',
+    headers: { ...headers, 'content-type': contentType },
+    body,
+  });
+  const afterUpload = memoryMb(server.pid);
+  const download = await run({ url: `${assets}/${asset.id}/content`, headers });
+  const afterDownload = memoryMb(server.pid);
+  const bad = (r) => r.non2xx + r.errors + r.timeouts;
+  const line = (what, r, mem) =>
+    `${what.padEnd(9)} ${String(Math.round(r.requests.average)).padStart(5)} req/s  ${((r.requests.average * size) / 1048576).toFixed(0).padStart(4)} MiB/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  RSS ${mem.rss} MiB (peak ${mem.peak})  failed ${bad(r)}`;
+  console.log(
+    `Assets of ${size} bytes, ${databaseUrl ? 'PostgreSQL' : 'SQLite'}, ${connections} connections, ${seconds} s each; load ${loadBefore} → ${loadAverage()}`,
+  );
+  console.log(`idle after one upload: RSS ${idle.rss} MiB`);
+  console.log(line('upload', upload, afterUpload));
+  console.log(line('download', download, afterDownload));
+} finally {
+  server?.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 500));
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  if (schema) {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    await client.query(`drop schema if exists ${schema} cascade`);
+    await client.end();
+  }
+}

@@ -1,0 +1,123 @@
+// The PostgreSQL baseline the API benchmark compares Laneboard on PostgreSQL against: a bare node:http
+// handler on the same schema (DATABASE_URL, with its search_path) doing the same essential work as
+// baseline-server.mjs — key lookup by keyed hash, grant check, a rate-limit counter, the query, JSON —
+// with pg and none of the framework, validation or layering. Same pool size as Laneboard's (10).
+import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import pg from 'pg';
+
+const port = Number(process.env.PORT);
+const master = process.env.LANEBOARD_SECRET_KEY;
+const lookupKey = Buffer.from(hkdfSync('sha256', Buffer.from(master), 'laneboard', 'lookup-v1', 32));
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+pool.on('error', () => {});
+
+// Named statements: prepared once per connection, as a careful hand-written handler would.
+const q = (name, text) => (client, values) => client.query({ name, text, values });
+const keyByHash = q('key', 'select id, all_boards from api_keys where key_hash = $1 and revoked_at is null');
+const grant = q('grant', 'select permission from api_key_grants where api_key_id = $1 and board_id = $2');
+const listTasks = q(
+  'list',
+  `select t.id, t.short_id, t.title, t.lane_id, t.priority, t.tags, t.archived, t.position, t.created_at, t.updated_at
+   from tasks t join lanes l on l.id = t.lane_id where t.board_id = $1 and t.archived = 0 order by l.position, t.position`,
+);
+const taskDetail = q('detail', 'select * from tasks where id = $1 and board_id = $2');
+// The lane lock keeps positions dense, as Laneboard's does; it is held for the insert and the commit.
+const lockLane = q('lock', 'select id from lanes where id = $1 and board_id = $2 for update');
+const insertTask = q(
+  'insert',
+  `insert into tasks (id, board_id, lane_id, short_id, title, description, priority, tags, archived, position, created_at, updated_at)
+   select $1, $2, $3, $4, $5, '', 0, '[]', 0, coalesce(max(position) + 1, 0), $6, $6 from tasks where lane_id = $3
+   returning position`,
+);
+const counters = new Map();
+
+function send(res, status, body) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+function toTask(r) {
+  return {
+    id: r.id,
+    shortId: r.short_id,
+    title: r.title,
+    laneId: r.lane_id,
+    priority: r.priority,
+    tags: JSON.parse(r.tags),
+    archived: r.archived === 1,
+    position: r.position,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+function readBody(req) {
+  return new Promise((resolve) => {
+    let raw = '';
+    req.on('data', (chunk) => {
+      raw += chunk;
+    });
+    req.on('end', () => resolve(JSON.parse(raw)));
+  });
+}
+
+async function handle(req, res) {
+  const token = /^bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+  // The body first, before a pooled connection is taken: a client that goes away mid-body (as the load
+  // generator's connections do when a run ends) must not keep a connection of the pool forever.
+  const body = req.method === 'POST' ? await readBody(req) : null;
+  const client = await pool.connect();
+  try {
+    const key =
+      token &&
+      (await keyByHash(client, [createHmac('sha256', lookupKey).update(token).digest('base64url')])).rows[0];
+    if (!key) return send(res, 401, { error: { code: 'invalid_key', message: 'no' } });
+    const count = (counters.get(key.id) ?? 0) + 1;
+    counters.set(key.id, count);
+    res.setHeader('x-ratelimit-remaining', String(1e9 - count));
+    const match = /^\/api\/ext\/v1\/boards\/([^/]+)\/tasks(?:\/([^/?]+))?/.exec(req.url);
+    if (!match) return send(res, 404, { error: { code: 'not_found', message: 'no' } });
+    const [, boardId, taskId] = match;
+    const permission = key.all_boards ? 'edit' : (await grant(client, [key.id, boardId])).rows[0]?.permission;
+    if (!permission) return send(res, 403, { error: { code: 'forbidden', message: 'no' } });
+    if (req.method === 'GET' && !taskId)
+      return send(res, 200, { data: (await listTasks(client, [boardId])).rows.map(toTask) });
+    if (req.method === 'GET') {
+      const row = (await taskDetail(client, [taskId, boardId])).rows[0];
+      if (!row) return send(res, 404, { error: { code: 'not_found', message: 'no' } });
+      return send(res, 200, {
+        data: { ...toTask(row), description: row.description, lastTurnAt: row.last_turn_at },
+      });
+    }
+    const now = new Date().toISOString();
+    const id = `task_${randomBytes(16).toString('base64url')}`;
+    await client.query('begin');
+    try {
+      if ((await lockLane(client, [body.laneId, boardId])).rows.length === 0) {
+        await client.query('rollback');
+        return send(res, 400, { error: { code: 'validation_error', message: 'laneId' } });
+      }
+      const shortId = randomBytes(6).toString('hex');
+      const { position } = (await insertTask(client, [id, boardId, body.laneId, shortId, body.title, now]))
+        .rows[0];
+      await client.query('commit');
+      send(res, 201, { data: { id, title: body.title, laneId: body.laneId, position } });
+    } catch (error) {
+      await client.query('rollback');
+      throw error;
+    }
+  } finally {
+    client.release();
+  }
+}
+
+http
+  .createServer((req, res) => {
+    handle(req, res).catch(() => send(res, 500, { error: { code: 'internal', message: 'no' } }));
+  })
+  .listen(port, '127.0.0.1');

@@ -1,0 +1,167 @@
+// Scaling benchmark: do the hot reads stay flat as the data grows? Times the real repository queries
+// (from dist/) on a fresh database at growing sizes: a page of turns after a cursor (1 k → 1 M turns on
+// one task), task detail and a lane's task list (100 → 10 000 tasks on one board), and the delivery
+// claim (1 k → 1 M delivery rows, nearly all finished history).
+//
+//   npm run build && node bench/scaling.mjs                      SQLite
+//   BENCH_DATABASE_URL=postgres://... node bench/scaling.mjs     PostgreSQL (a fresh schema, dropped after)
+//   BENCH_MAX_TURNS=1000000 BENCH_REPEAT=300                     defaults
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { openDatabase } from '../dist/db/database.js';
+import { migrateToLatest } from '../dist/db/migrate.js';
+import { claimDueDeliveries } from '../dist/db/repositories/deliveries.js';
+import { findTask, listTasks } from '../dist/db/repositories/tasks.js';
+import { listTurnsPage } from '../dist/db/repositories/turns.js';
+
+const databaseUrl = process.env.BENCH_DATABASE_URL ?? null;
+const maxTurns = Number(process.env.BENCH_MAX_TURNS ?? 1_000_000);
+const repeat = Number(process.env.BENCH_REPEAT ?? 300);
+const NOW = '2026-11-23T10:00:00.000Z';
+const T0 = Date.parse(NOW);
+
+let schema = null;
+let url = null;
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-scaling-'));
+if (databaseUrl) {
+  schema = `scaling_${process.pid}`;
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const u = new URL(databaseUrl);
+  u.searchParams.set('options', `-c search_path=${schema}`);
+  url = u.toString();
+}
+const database = openDatabase({ databaseUrl: url, dataDir: dir, poolSize: 2 });
+const db = database.kysely;
+const dialect = database.dialect;
+await migrateToLatest(database);
+
+/** `select ... from <the numbers from..to-1 as column i>`: a table of numbers for bulk inserts. */
+function numbers(from, to) {
+  return dialect === 'postgres'
+    ? `generate_series(${from}, ${to - 1}) as g(i)`
+    : `(with recursive g(i) as (select ${from} union all select i + 1 from g where i < ${to - 1}) select i from g) as g`;
+}
+const run = (text) => sql.raw(text).execute(db);
+const pad = (expr) => (dialect === 'postgres' ? `lpad(${expr}::text, 8, '0')` : `printf('%08d', ${expr})`);
+
+async function time(fn) {
+  for (let i = 0; i < 20; i++) await fn(i);
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < repeat; i++) await fn(i);
+  return Number(process.hrtime.bigint() - start) / 1e3 / repeat; // µs per call
+}
+
+await db.insertInto('boards').values({ id: 'brd_1', name: 'B', created_at: NOW, updated_at: NOW }).execute();
+await db
+  .insertInto('lanes')
+  .values(
+    [0, 1, 2, 3].map((p) => ({
+      id: `lane_${p}`,
+      board_id: 'brd_1',
+      name: `L${p}`,
+      position: p,
+      created_at: NOW,
+      updated_at: NOW,
+    })),
+  )
+  .execute();
+const results = { dialect, date: new Date().toISOString(), load: [], turns: [], tasks: [], deliveries: [] };
+results.load.push(fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '));
+
+// Tasks: 100 → 10 000 on one board (4 lanes).
+let tasks = 0;
+for (const size of [100, 1000, 10_000]) {
+  await run(`insert into tasks (id, board_id, lane_id, short_id, title, description, priority, tags, archived, position, created_at, updated_at)
+    select 'task_' || ${pad('i')}, 'brd_1', 'lane_' || (i % 4), 's' || i, 'Task ' || i, '', 0, '[]', 0, i / 4, '${NOW}', '${NOW}'
+    from ${numbers(tasks, size)}`);
+  tasks = size;
+  await run('analyze');
+  const detail = await time((i) => findTask(db, 'brd_1', `task_${String((i * 37) % size).padStart(8, '0')}`));
+  const lane = await time(() => listTasks(db, 'brd_1', { laneId: 'lane_1', includeArchived: false }));
+  results.tasks.push({
+    tasks: size,
+    detailUs: Math.round(detail),
+    laneListUs: Math.round(lane),
+    laneRows: size / 4,
+  });
+  console.log(
+    `tasks ${size}: detail ${detail.toFixed(0)} µs, lane list (${size / 4} rows) ${lane.toFixed(0)} µs`,
+  );
+}
+
+// Turns: 1 k → 1 M on one task; a page of 50 after a cursor in the middle.
+let turns = 0;
+for (let size = 1000; size <= maxTurns; size *= 10) {
+  await run(`insert into turns (id, task_id, board_id, source, source_id, role, content, tool_use_only, captured_at, created_at)
+    select 'turn_' || ${pad('i')}, 'task_00000001', 'brd_1', 'claude', 'src' || i, 'assistant', 'Some captured content of a turn', 0,
+      'T' || ${pad('i')}, '${NOW}'
+    from ${numbers(turns, size)}`);
+  turns = size;
+  await run('analyze');
+  const page = await time((i) => {
+    const at = String(Math.floor(((i * 7919) % size) / 2)).padStart(8, '0');
+    return listTurnsPage(db, {
+      taskId: 'task_00000001',
+      source: null,
+      after: null,
+      from: { capturedAt: `T${at}`, id: `turn_${at}` },
+      limit: 50,
+    });
+  });
+  results.turns.push({ turns: size, pageUs: Math.round(page) });
+  console.log(`turns ${size}: page of 50 after a cursor ${page.toFixed(0)} µs`);
+}
+
+// Deliveries: 1 k → 1 M rows, 1 in 1 000 pending; the claim (leases, then given back by the next claim's
+// time: each claim is made a moment later so the previous leases have run out).
+await run(
+  `insert into api_keys (id, name, key_hash, key_sealed, all_boards, created_at) values ('key_1', 'k', 'h', 's', 1, '${NOW}')`,
+);
+await run(`insert into webhooks (id, api_key_id, url, events, active, secret_sealed, created_at, updated_at)
+  values ('wh_1', 'key_1', 'https://example.com/', '["*"]', 1, 's', '${NOW}', '${NOW}')`);
+await run(
+  `insert into webhook_events (id, type, board_id, payload, created_at) values ('evt_1', 'task.created', 'brd_1', '{}', '${NOW}')`,
+);
+let deliveries = 0;
+let clock = T0 + 10_000_000;
+for (let size = 1000; size <= maxTurns; size *= 10) {
+  await run(`insert into webhook_deliveries (id, webhook_id, event_id, status, attempts, next_attempt_at, created_at)
+    select 'dlv_' || ${pad('i')}, 'wh_1', 'evt_1', case when i % 1000 = 0 then 'pending' else 'delivered' end, 1, ${T0} + i, '${NOW}'
+    from ${numbers(deliveries, size)}`);
+  deliveries = size;
+  await run('analyze');
+  const claim = await time(() => {
+    clock += 1000;
+    return claimDueDeliveries(db, dialect, {
+      nowMs: clock,
+      limit: 16,
+      leaseUntil: clock + 500,
+      leaseOwner: 'bench',
+      excludeWebhookIds: [],
+    });
+  });
+  results.deliveries.push({ rows: size, claimUs: Math.round(claim) });
+  console.log(`deliveries ${size}: claim of 16 ${claim.toFixed(0)} µs`);
+}
+
+results.load.push(fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '));
+fs.mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
+fs.writeFileSync(
+  new URL(`./results/scaling-${dialect}.json`, import.meta.url),
+  JSON.stringify(results, null, 2),
+);
+console.log(JSON.stringify(results));
+await database.close();
+if (schema) {
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  await admin.query(`drop schema ${schema} cascade`);
+  await admin.end();
+}
+fs.rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,123 @@
+import type SqliteDatabase from 'better-sqlite3';
+import pg from 'pg';
+
+/** The PostgreSQL channel the api_keys / api_key_grants triggers notify (migration 007). */
+export const KEY_CHANGES_CHANNEL = 'laneboard_api_keys';
+
+const RECONNECT_DELAY_MS = 1000;
+
+/**
+ * Tells whether stored API keys or grants may have changed, so a cache of key lookups knows when to
+ * forget. `current()` returns a stamp that differs from every earlier one after any such change, on any
+ * instance or process sharing the database, or null when it cannot tell (then nothing may be cached).
+ */
+export interface KeyChanges {
+  current(): string | null;
+  /**
+   * Reports a change this process committed, so its own next request does not wait for the change to
+   * come back as a notification (PostgreSQL delivers those asynchronously).
+   */
+  changed(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * SQLite: `PRAGMA data_version` changes when another connection (another instance or a CLI process)
+ * commits to the file; `total_changes()` counts this connection's own writes. Any write moves the stamp,
+ * not only writes to keys: the stamp is cheap to read (one statement, no I/O), and a write-heavy moment
+ * only costs lookups that would have been made without a cache anyway.
+ */
+export function sqliteKeyChanges(sqlite: SqliteDatabase.Database): KeyChanges {
+  const stamp = sqlite
+    .prepare('select data_version as v, total_changes() as c from pragma_data_version')
+    .raw();
+  let local = 0;
+  return {
+    current: () => {
+      const [version, changes] = stamp.get() as [number, number];
+      return `${version}:${changes}:${local}`;
+    },
+    changed: () => {
+      local++;
+    },
+    close: async () => {},
+  };
+}
+
+/**
+ * PostgreSQL: triggers on api_keys and api_key_grants NOTIFY at commit; a dedicated connection LISTENs,
+ * and each notification starts a new generation. It connects on first use (CLI commands never use it).
+ * While it is not listening — before the first connection, and from a lost connection until the next
+ * one is listening again — it answers null, so no lookup is served from a cache that might be stale;
+ * every (re)connection starts a new generation, forgetting what was cached before.
+ */
+export function pgKeyChanges(pool: pg.Pool): KeyChanges {
+  let generation = 0;
+  let client: pg.Client | null = null;
+  let listening = false;
+  let connecting = false;
+  let closed = false;
+  let retry: NodeJS.Timeout | null = null;
+
+  const lose = (lost: pg.Client) => {
+    if (client !== lost) return;
+    client = null;
+    listening = false;
+    generation++;
+    lost.removeAllListeners('notification');
+    void lost.end().catch(() => {});
+    if (closed || retry) return;
+    retry = setTimeout(() => {
+      retry = null;
+      void connect();
+    }, RECONNECT_DELAY_MS);
+    retry.unref();
+  };
+
+  const connect = async () => {
+    if (closed || connecting || client) return;
+    connecting = true;
+    const next = new pg.Client(pool.options);
+    next.on('notification', (message) => {
+      if (message.channel === KEY_CHANGES_CHANNEL) generation++;
+    });
+    next.on('error', () => lose(next));
+    next.on('end', () => lose(next));
+    client = next;
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${KEY_CHANGES_CHANNEL}`);
+      if (client === next) {
+        generation++;
+        listening = !closed;
+      }
+    } catch {
+      lose(next);
+    } finally {
+      connecting = false;
+    }
+  };
+
+  return {
+    current: () => {
+      if (listening) return String(generation);
+      void connect();
+      return null;
+    },
+    changed: () => {
+      generation++;
+    },
+    close: async () => {
+      closed = true;
+      listening = false;
+      if (retry) clearTimeout(retry);
+      const open = client;
+      client = null;
+      if (open) {
+        open.removeAllListeners();
+        open.on('error', () => {});
+        await open.end().catch(() => {});
+      }
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import { precompiled } from '../precompiled.js';
+import type { ActivityRow, Executor, NewActivityRow } from '../schema.js';
+
+const insertActivityQuery = precompiled(
+  9,
+  (
+    db,
+    boardId: string,
+    taskId: string,
+    type: string,
+    actorKind: string,
+    actorId: string,
+    actorName: string,
+    origin: string,
+    data: string,
+    createdAt: string,
+  ) =>
+    db
+      .insertInto('activities')
+      .values({
+        board_id: boardId,
+        task_id: taskId,
+        type,
+        actor_kind: actorKind as NewActivityRow['actor_kind'],
+        actor_id: actorId,
+        actor_name: actorName,
+        origin: origin as NewActivityRow['origin'],
+        data,
+        created_at: createdAt,
+      })
+      .returning('id'),
+);
+
+/**
+ * Inserts one activity and returns its id (increasing per database). Runs on every change, so it is
+ * precompiled; the nullable ids go through as null parameters (the casts only satisfy the string slots).
+ */
+export async function insertActivity(db: Executor, row: Omit<NewActivityRow, 'id'>): Promise<number> {
+  const rows = await insertActivityQuery(
+    db,
+    row.board_id,
+    row.task_id as string,
+    row.type,
+    row.actor_kind,
+    row.actor_id as string,
+    row.actor_name,
+    row.origin,
+    row.data,
+    row.created_at,
+  );
+  return Number((rows[0] as { id: number | string }).id);
+}
+
+export interface ActivityPage {
+  /** Only activities with a smaller id (the previous page's last id); none for the newest. */
+  before?: number;
+  /** Only activities with a greater id (a reader resuming from the last id it saw). */
+  after?: number;
+  limit: number;
+}
+
+/** A board's activities, newest first. */
+export async function listBoardActivities(
+  db: Executor,
+  boardId: string,
+  page: ActivityPage,
+): Promise<ActivityRow[]> {
+  let query = db.selectFrom('activities').selectAll().where('board_id', '=', boardId);
+  if (page.before !== undefined) query = query.where('id', '<', page.before);
+  if (page.after !== undefined) query = query.where('id', '>', page.after);
+  return query.orderBy('id', 'desc').limit(page.limit).execute();
+}
+
+/** A task's activities, newest first (board-scoped, so a task id from another board finds nothing). */
+export async function listTaskActivities(
+  db: Executor,
+  boardId: string,
+  taskId: string,
+  page: ActivityPage,
+): Promise<ActivityRow[]> {
+  let query = db
+    .selectFrom('activities')
+    .selectAll()
+    .where('task_id', '=', taskId)
+    .where('board_id', '=', boardId);
+  if (page.before !== undefined) query = query.where('id', '<', page.before);
+  if (page.after !== undefined) query = query.where('id', '>', page.after);
+  return query.orderBy('id', 'desc').limit(page.limit).execute();
+}
+
+/** Deletes up to `limit` activities created before `before`; returns how many. */
+export async function deleteActivitiesBefore(db: Executor, before: string, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom('activities')
+    .where('id', 'in', (eb) =>
+      eb.selectFrom('activities').select('id').where('created_at', '<', before).orderBy('id').limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,0 +1,163 @@
+import { sql } from 'kysely';
+import type { Database } from '../database.js';
+import type { BoardRow, Executor, LaneRow } from '../schema.js';
+
+/** One card's row: the task's own columns plus its aggregates. */
+export interface CardRow {
+  id: string;
+  short_id: string;
+  title: string;
+  lane_id: string;
+  position: number | null;
+  priority: number;
+  tags: string;
+  archived: number;
+  updated_at: string;
+  last_turn_at: string | null;
+}
+
+export interface CountRow {
+  task_id: string;
+  total: number | string;
+  done: number | string | null;
+  /** When an agent last wrote one of these (comments, todos), if ever. */
+  last_agent_at: string | null;
+}
+
+export interface CardRows {
+  tasks: CardRow[];
+  todos: CountRow[];
+  comments: CountRow[];
+  /** Asset counts per task (`total`). */
+  assets: CountRow[];
+  /** Tasks with an activity by an MCP agent since the cut-off. */
+  agentTaskIds: string[];
+}
+
+export interface BoardViewRows extends CardRows {
+  board: BoardRow;
+  lanes: LaneRow[];
+  /** The newest activity of the board visible to this read (0 when none). */
+  activityId: number;
+}
+
+export interface CardQuery {
+  /** ISO time: agent work at or after this counts as "active". */
+  agentSince: string;
+  boardId: string;
+  includeArchived: boolean;
+  /** Only these tasks (the live stream's cards); all of the board's when absent. */
+  taskIds?: readonly string[];
+}
+
+/**
+ * Runs `read` on one consistent snapshot: on PostgreSQL a REPEATABLE READ transaction (every statement
+ * sees the same committed state), on SQLite a transaction (one connection, writers serialised).
+ */
+export async function readSnapshot<T>(database: Database, read: (db: Executor) => Promise<T>): Promise<T> {
+  const tx = database.kysely.transaction();
+  const configured = database.dialect === 'postgres' ? tx.setIsolationLevel('repeatable read') : tx;
+  return configured.execute((trx) => read(trx));
+}
+
+/**
+ * Everything a board view shows, in a fixed number of set-based statements whatever the board's size
+ * (no per-task query): board, lanes, cards, todo and comment aggregates joined through the board's
+ * tasks (so the per-task indexes serve them), recent agent activities, and the newest activity id.
+ * Returns null when the board does not exist.
+ */
+export async function readBoardView(db: Executor, query: CardQuery): Promise<BoardViewRows | null> {
+  const { boardId } = query;
+  const board = await db.selectFrom('boards').selectAll().where('id', '=', boardId).executeTakeFirst();
+  if (!board) return null;
+  const lanes = await db
+    .selectFrom('lanes')
+    .selectAll()
+    .where('board_id', '=', boardId)
+    .orderBy('position')
+    .execute();
+
+  const cards = await readCardRows(db, query);
+  const latest = await db
+    .selectFrom('activities')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .where('board_id', '=', boardId)
+    .executeTakeFirst();
+
+  return {
+    board,
+    lanes,
+    ...cards,
+    activityId: Number(latest?.id ?? 0),
+  };
+}
+
+/**
+ * The cards' rows: tasks, then todo, comment and asset aggregates joined through the board's tasks (so the
+ * per-task indexes serve them), and the tasks an MCP agent changed since the cut-off.
+ */
+export async function readCardRows(db: Executor, query: CardQuery): Promise<CardRows> {
+  const { boardId, taskIds } = query;
+  if (taskIds?.length === 0) return { tasks: [], todos: [], comments: [], assets: [], agentTaskIds: [] };
+  let tasks = db
+    .selectFrom('tasks')
+    .select([
+      'id',
+      'short_id',
+      'title',
+      'lane_id',
+      'position',
+      'priority',
+      'tags',
+      'archived',
+      'updated_at',
+      'last_turn_at',
+    ])
+    .where('board_id', '=', boardId);
+  if (!query.includeArchived) tasks = tasks.where('archived', '=', 0);
+  if (taskIds) tasks = tasks.where('id', 'in', taskIds);
+  const taskRows = await tasks
+    .orderBy('lane_id')
+    .orderBy('archived')
+    .orderBy('position')
+    .orderBy('created_at')
+    .execute();
+
+  const archivedFilter = query.includeArchived ? sql`` : sql`and t.archived = 0`;
+  const taskFilter = taskIds ? sql`and t.id in (${sql.join(taskIds)})` : sql``;
+  const todos = await sql<CountRow>`
+    select d.task_id, count(*) as total, sum(d.done) as done,
+      max(case when d.source = 'agent' then d.updated_at end) as last_agent_at
+    from tasks t join todos d on d.task_id = t.id
+    where t.board_id = ${boardId} ${archivedFilter} ${taskFilter}
+    group by d.task_id`.execute(db);
+  const comments = await sql<CountRow>`
+    select c.task_id, count(*) as total, null as done,
+      max(case when c.author_source = 'agent' then c.created_at end) as last_agent_at
+    from tasks t join comments c on c.task_id = t.id
+    where t.board_id = ${boardId} ${archivedFilter} ${taskFilter}
+    group by c.task_id`.execute(db);
+  const assets = await sql<CountRow>`
+    select a.task_id, count(*) as total, null as done,
+      max(case when a.source = 'agent' then a.created_at end) as last_agent_at
+    from tasks t join assets a on a.task_id = t.id
+    where t.board_id = ${boardId} ${archivedFilter} ${taskFilter}
+    group by a.task_id`.execute(db);
+
+  // Activities are in id order, which follows time: find the first id of the window through the
+  // created_at index, then read the board's slice of it through (board_id, id).
+  const agents = await sql<{ task_id: string }>`
+    select distinct a.task_id from activities a
+    where a.board_id = ${boardId} ${taskIds ? sql`and a.task_id in (${sql.join(taskIds)})` : sql``} and a.task_id is not null and a.actor_kind = 'agent'
+      and a.id >= coalesce(
+        (select min(w.id) from activities w where w.created_at >= ${query.agentSince}), 0)
+      and a.created_at >= ${query.agentSince}`.execute(db);
+
+  return {
+    tasks: taskRows,
+    todos: todos.rows,
+    comments: comments.rows,
+    assets: assets.rows,
+    agentTaskIds: agents.rows.map((row) => row.task_id),
+  };
+}

@@ -1,0 +1,53 @@
+import type { Selectable } from 'kysely';
+
+/** The web UI's people and sessions (migration 004), in the column conventions of schema.ts. */
+
+export type Role = 'owner' | 'admin' | 'member';
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  email_key: string;
+  name: string;
+  password_hash: string;
+  role: Role;
+  active: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SessionsTable {
+  id_hash: string;
+  user_id: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+export interface InvitesTable {
+  id: string;
+  token_hash: string;
+  role: Role;
+  created_by: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+  used_by: string | null;
+}
+
+export interface SignInFailuresTable {
+  id: string;
+  subject: string;
+  at: string;
+}
+
+export interface ApiKeyRevealsTable {
+  id: string;
+  api_key_id: string;
+  user_id: string;
+  at: string;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type SessionRow = Selectable<SessionsTable>;
+export type InviteRow = Selectable<InvitesTable>;

@@ -1,0 +1,49 @@
+import type { Database } from '../../db/database.js';
+import { loggableError } from '../../lib/loggable-error.js';
+import type { Clock } from '../../lib/time.js';
+import { pruneActivities } from './activity-service.js';
+
+export interface ActivityRetentionOptions {
+  database: Database;
+  clock: Clock;
+  log: { warn(detail: object, message: string): void };
+  /** Activities older than this are deleted (LANEBOARD_ACTIVITY_RETENTION). */
+  retentionMs: number;
+  /** How often to prune. Default 1 h. */
+  intervalMs?: number;
+}
+
+/**
+ * Keeps the activity history bounded, as webhook history is. Safe on every instance at once: deleting
+ * rows already deleted is a no-op.
+ */
+export class ActivityRetention {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> | null = null;
+
+  constructor(private readonly options: ActivityRetentionOptions) {}
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      if (!this.running) this.running = this.pruneOnce().finally(() => (this.running = null));
+    }, this.options.intervalMs ?? 3_600_000);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  /** Deletes every activity past retention; returns how many (0 when the database failed, logged). */
+  async pruneOnce(): Promise<number> {
+    try {
+      return await pruneActivities(this.options, this.options.retentionMs);
+    } catch (error) {
+      this.options.log.warn({ err: loggableError(error) }, 'activity history could not be pruned');
+      return 0;
+    }
+  }
+}

@@ -1,0 +1,116 @@
+import {
+  type ActivityPage,
+  deleteActivitiesBefore,
+  listBoardActivities,
+  listTaskActivities,
+} from '../../db/repositories/activities.js';
+import { boardExists } from '../../db/repositories/boards.js';
+import { taskExists } from '../../db/repositories/tasks.js';
+import type { ActivityRow } from '../../db/schema.js';
+import { requireBoardPermission } from '../access.js';
+import type { Actor } from '../actor.js';
+import { invalid, notFound } from '../errors.js';
+import type { ServiceDeps } from '../services.js';
+import type { Activity, ActivityType } from './activity-types.js';
+
+export const DEFAULT_ACTIVITY_PAGE = 50;
+export const MAX_ACTIVITY_PAGE = 200;
+
+export interface ActivityQuery {
+  /** Activities older than this id (the previous page's `nextBefore`). */
+  before?: number;
+  /** Activities newer than this id (a reader catching up from the last id it saw). */
+  after?: number;
+  /** 1..200, default 50. */
+  limit?: number;
+}
+
+export interface ActivityList {
+  /** Newest first. */
+  data: Activity[];
+  /** Pass as `before` for the next (older) page; null when this page is the last. */
+  nextBefore: number | null;
+}
+
+/** Reads the activity history of a board or a task, newest first, paged by id. */
+export class ActivityService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  async listForBoard(actor: Actor, boardId: string, query: ActivityQuery = {}): Promise<ActivityList> {
+    requireBoardPermission(actor, boardId, 'read');
+    const db = this.deps.database.kysely;
+    if (!(await boardExists(db, boardId))) throw notFound('Board');
+    const page = toPage(query);
+    return toList(await listBoardActivities(db, boardId, { ...page, limit: page.limit + 1 }), page.limit);
+  }
+
+  async listForTask(
+    actor: Actor,
+    boardId: string,
+    taskId: string,
+    query: ActivityQuery = {},
+  ): Promise<ActivityList> {
+    requireBoardPermission(actor, boardId, 'read');
+    const db = this.deps.database.kysely;
+    if (!(await boardExists(db, boardId))) throw notFound('Board');
+    if (!(await taskExists(db, boardId, taskId))) throw notFound('Task');
+    const page = toPage(query);
+    const rows = await listTaskActivities(db, boardId, taskId, { ...page, limit: page.limit + 1 });
+    return toList(rows, page.limit);
+  }
+}
+
+function toPage(query: ActivityQuery): ActivityPage {
+  const limit = query.limit ?? DEFAULT_ACTIVITY_PAGE;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_ACTIVITY_PAGE) {
+    throw invalid('limit', `must be an integer from 1 to ${MAX_ACTIVITY_PAGE}.`);
+  }
+  for (const [field, value] of [
+    ['before', query.before],
+    ['after', query.after],
+  ] as const) {
+    if (value !== undefined && (!Number.isInteger(value) || value < 0)) {
+      throw invalid(field, 'must be a non-negative integer activity id.');
+    }
+  }
+  return {
+    limit,
+    ...(query.before === undefined ? {} : { before: query.before }),
+    ...(query.after === undefined ? {} : { after: query.after }),
+  };
+}
+
+function toList(rows: ActivityRow[], limit: number): ActivityList {
+  const page = rows.slice(0, limit).map(toActivity);
+  const last = page[page.length - 1];
+  return { data: page, nextBefore: rows.length > limit && last ? last.id : null };
+}
+
+export function toActivity(row: ActivityRow): Activity {
+  return {
+    id: Number(row.id),
+    type: row.type as ActivityType,
+    boardId: row.board_id,
+    taskId: row.task_id,
+    actor: { kind: row.actor_kind, id: row.actor_id, name: row.actor_name },
+    origin: row.origin,
+    data: JSON.parse(row.data) as Record<string, unknown>,
+    createdAt: row.created_at,
+  };
+}
+
+/** Deletes activities older than the retention, batch by batch; returns how many. */
+export async function pruneActivities(
+  deps: Pick<ServiceDeps, 'database' | 'clock'>,
+  retentionMs: number,
+  batch = 500,
+): Promise<number> {
+  const before = new Date(deps.clock.now() - retentionMs).toISOString();
+  let total = 0;
+  let deleted: number;
+  do {
+    deleted = await deleteActivitiesBefore(deps.database.kysely, before, batch);
+    total += deleted;
+  } while (deleted === batch);
+  return total;
+}

@@ -1,0 +1,61 @@
+import type { Tx } from '../../db/transaction.js';
+import { WEBHOOK_EVENT_TYPES, WILDCARD_ONLY_EVENT_TYPES } from '../../schemas/events.js';
+
+export { WEBHOOK_EVENT_TYPES };
+
+/**
+ * Every kind of change, in one list: the specification's 14 event types, then the asset and reaction
+ * types of the contract (which webhooks receive only through `["*"]`), then the web UI's board rename
+ * (never delivered: only UI changes make it). The webhook lists live in the schemas, which the
+ * document and validation are built from.
+ */
+export const ACTIVITY_TYPES = [
+  ...WEBHOOK_EVENT_TYPES,
+  ...WILDCARD_ONLY_EVENT_TYPES,
+  'board.updated',
+] as const;
+
+export type ActivityType = (typeof ACTIVITY_TYPES)[number];
+
+/** What a service records about one change. */
+export interface ActivityInput {
+  type: ActivityType;
+  boardId: string;
+  /** The task the change is about, when there is one (indexes the task's history). */
+  taskId?: string;
+  /** The webhook payload's `data` without `board_id`, which is added from `boardId`. */
+  data: Record<string, unknown>;
+}
+
+export interface ActivityActor {
+  kind: 'api_key' | 'user' | 'agent' | 'system';
+  /** The key's or person's id; null for the CLI operator. */
+  id: string | null;
+  name: string;
+}
+
+/** One stored activity, as readers see it. */
+export interface Activity {
+  id: number;
+  type: ActivityType;
+  boardId: string;
+  taskId: string | null;
+  actor: ActivityActor;
+  origin: 'api' | 'ui' | 'mcp' | 'cli';
+  data: Record<string, unknown>;
+  createdAt: string;
+}
+
+/** An activity just written, handed to the consumers inside the same transaction. */
+export interface RecordedActivity extends Activity {
+  /** The domain's rule (see `firesWebhooks`): only external-API and MCP changes reach webhooks. */
+  firesWebhooks: boolean;
+}
+
+/**
+ * Reacts to each recorded activity inside the mutation's transaction (webhook fan-out, the change
+ * feed). A consumer that throws rolls the change back.
+ */
+export interface ActivityConsumer {
+  onRecorded(tx: Tx, activity: RecordedActivity): Promise<void>;
+}

@@ -1,0 +1,140 @@
+import type { Database } from '../../db/database.js';
+import { type ListenerLog, notifyChannel, PgListener } from '../../db/pg-listener.js';
+import type { Tx } from '../../db/transaction.js';
+import { loggableError } from '../../lib/loggable-error.js';
+import type { ActivityConsumer, RecordedActivity } from './activity-types.js';
+
+/** PostgreSQL channel on which every instance hears "board B changed". */
+export const CHANGE_CHANNEL = 'laneboard_changes';
+
+/**
+ * "Board `boardId` changed: activities `fromId`..`toId` were committed" (one transaction's activities
+ * on that board). `null` ids mean "changes may have been missed" (the PostgreSQL listener reconnected):
+ * re-read from the last id seen.
+ */
+export interface BoardChange {
+  boardId: string;
+  fromId: number | null;
+  toId: number | null;
+}
+
+export type ChangeListener = (change: BoardChange) => void;
+
+type Range = { fromId: number; toId: number };
+
+/**
+ * The second activity consumer: publishes, after commit, which boards changed up to which activity.
+ * On SQLite (one process owns the file) it is an in-process emitter; on PostgreSQL it NOTIFYs in the
+ * transaction (delivered only on commit, to every instance, this one included) and LISTENs on one
+ * dedicated connection, opened on the first subscription.
+ *
+ * On PostgreSQL activity ids are taken at insert time but become visible at commit, so a smaller id can
+ * appear after a larger one. A reader therefore reads `id >= fromId` on each notification and skips ids
+ * it has already seen; see docs/architecture.md ("Change feed") for resuming from a Last-Event-ID.
+ */
+export class ChangeFeed implements ActivityConsumer {
+  private readonly listeners = new Map<string, Set<ChangeListener>>();
+  /** Per open transaction: the range of activity ids recorded per board. */
+  private readonly pending = new WeakMap<object, Map<string, Range>>();
+  private pgListener: PgListener | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly database: Database,
+    private readonly log: ListenerLog,
+  ) {}
+
+  async onRecorded(tx: Tx, activity: RecordedActivity): Promise<void> {
+    let boards = this.pending.get(tx.db);
+    if (!boards) {
+      const perBoard = new Map<string, Range>();
+      boards = perBoard;
+      this.pending.set(tx.db, perBoard);
+      if (tx.dialect === 'postgres') {
+        tx.beforeCommit(CHANGE_CHANNEL, async () => {
+          for (const [boardId, range] of perBoard) {
+            await notifyChannel(tx.db, CHANGE_CHANNEL, `${range.fromId} ${range.toId} ${boardId}`);
+          }
+        });
+      } else {
+        tx.afterCommit(() => {
+          for (const [boardId, range] of perBoard) this.publish({ boardId, ...range });
+        });
+      }
+    }
+    const range = boards.get(activity.boardId);
+    if (range) {
+      range.fromId = Math.min(range.fromId, activity.id);
+      range.toId = Math.max(range.toId, activity.id);
+    } else {
+      boards.set(activity.boardId, { fromId: activity.id, toId: activity.id });
+    }
+  }
+
+  /** Calls `listener` for every committed change of the board, from any instance. Returns unsubscribe. */
+  subscribe(boardId: string, listener: ChangeListener): () => void {
+    let set = this.listeners.get(boardId);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(boardId, set);
+    }
+    set.add(listener);
+    this.ensureListening();
+    return () => {
+      const current = this.listeners.get(boardId);
+      current?.delete(listener);
+      if (current?.size === 0) this.listeners.delete(boardId);
+    };
+  }
+
+  /** Resolves once the PostgreSQL LISTEN connection is up (at once on SQLite); tests wait on it. */
+  async ready(): Promise<void> {
+    this.ensureListening();
+    await this.pgListener?.connected();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.listeners.clear();
+    await this.pgListener?.stop();
+    this.pgListener = null;
+  }
+
+  private ensureListening(): void {
+    const pool = this.database.pgPool;
+    if (!pool || this.pgListener || this.stopped) return;
+    let first = true;
+    this.pgListener = new PgListener(
+      pool,
+      CHANGE_CHANNEL,
+      (payload) => this.heard(payload),
+      this.log,
+      () => {
+        // After a reconnection, subscribers may have missed changes: tell them to re-read.
+        if (!first)
+          for (const boardId of this.listeners.keys()) this.publish({ boardId, fromId: null, toId: null });
+        first = false;
+      },
+    );
+    this.pgListener.start();
+  }
+
+  private heard(payload: string): void {
+    const [from, to, boardId] = payload.split(' ');
+    if (!boardId) return;
+    this.publish({ boardId, fromId: Number(from), toId: Number(to) });
+  }
+
+  private publish(change: BoardChange): void {
+    const set = this.listeners.get(change.boardId);
+    if (!set) return;
+    for (const listener of [...set]) {
+      try {
+        listener(change);
+      } catch (error) {
+        // One subscriber's failure must not stop the others (or the committing request).
+        this.log.warn({ boardId: change.boardId, err: loggableError(error) }, 'change listener failed');
+      }
+    }
+  }
+}

@@ -1,0 +1,252 @@
+import {
+  boardActivitiesFrom,
+  boardLanes,
+  findBoardActivity,
+  firstActivityIdSince,
+  latestBoardActivityId,
+  oldestBoardActivity,
+} from '../../db/repositories/board-events.js';
+import { readCardRows } from '../../db/repositories/board-view.js';
+import { boardExists } from '../../db/repositories/boards.js';
+import type { ActivityRow } from '../../db/schema.js';
+import { requireBoardPermission } from '../access.js';
+import { toActivity } from '../activities/activity-service.js';
+import type { Activity, ActivityType } from '../activities/activity-types.js';
+import type { ChangeListener } from '../activities/change-feed.js';
+import type { Actor } from '../actor.js';
+import { notFound } from '../errors.js';
+import type { ServiceDeps } from '../services.js';
+import { type LaneView, toLaneView } from './board-view-service.js';
+import { agentSince, type Card, toCards } from './cards.js';
+
+/** What the stream needs of the change feed ("board B changed from activity N", from every instance). */
+export interface ChangeSource {
+  subscribe(boardId: string, listener: ChangeListener): () => void;
+  /** Resolves once changes are being heard (the PostgreSQL LISTEN connection is up). */
+  ready(): Promise<void>;
+}
+
+/** One activity as the live stream sends it, with the state it left behind where that is cheap. */
+export interface LiveActivity extends Activity {
+  /** The task's card now, for activities about a task; null when the task is gone. */
+  card?: Card | null;
+  /** The board's lanes now, for lane activities (a move shifts the others). */
+  lanes?: LaneView[];
+}
+
+export type LiveEvent =
+  | { id: number; type: ActivityType; data: LiveActivity }
+  /** The client's position is unknown or past retention: reload the board, then carry on from `id`. */
+  | { id: number; type: 'reset'; data: { activityId: number } };
+
+export interface BoardEventsOptions {
+  /**
+   * How long a transaction may stay open between recording an activity and committing (PostgreSQL takes
+   * ids at insert, so a smaller id can become visible after a larger one). A resumed stream re-sends
+   * the activities this long before its position. Default 30 s on PostgreSQL, 0 on SQLite (one writer).
+   */
+  commitWindowMs?: number;
+  /** Above this many activities to catch up on, a resumed stream sends `reset` instead. Default 1000. */
+  maxCatchUp?: number;
+}
+
+const BATCH = 200;
+
+/**
+ * The live stream of a board (one per browser tab): every activity after a position, then each new one
+ * as the change feed announces it. Events may repeat (after a reconnection, or around out-of-order
+ * commits) but none is missed; each carries current state, so applying one twice is harmless.
+ */
+export class BoardEventsService {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly feed: ChangeSource,
+    private readonly options: BoardEventsOptions = {},
+  ) {}
+
+  /**
+   * Opens a stream of the board after activity `after` (null: from now on). `send` is called in order,
+   * never concurrently; `close()` on the result stops it.
+   */
+  async open(
+    actor: Actor,
+    boardId: string,
+    after: number | null,
+    send: (event: LiveEvent) => void,
+    onError: (error: unknown) => void = () => {},
+  ): Promise<BoardStream> {
+    requireBoardPermission(actor, boardId, 'read');
+    if (!(await boardExists(this.deps.database.kysely, boardId))) throw notFound('Board');
+    await this.feed.ready();
+    const windowMs = this.options.commitWindowMs ?? (this.deps.database.dialect === 'postgres' ? 30_000 : 0);
+    const stream = new BoardStream(this.deps, boardId, send, onError, {
+      windowMs,
+      maxCatchUp: this.options.maxCatchUp ?? 1000,
+    });
+    await stream.start(after, this.feed);
+    return stream;
+  }
+}
+
+export class BoardStream {
+  /** Ids sent, with their activity's time, kept for a while to skip them when re-read. */
+  private readonly sent = new Map<number, number>();
+  private queue: Promise<void> = Promise.resolve();
+  private unsubscribe: (() => void) | null = null;
+  private closed = false;
+  /** The newest id sent (or the position the stream started at). */
+  private highest = 0;
+  private readonly windowMs: number;
+  private readonly maxCatchUp: number;
+
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly boardId: string,
+    private readonly send: (event: LiveEvent) => void,
+    private readonly onError: (error: unknown) => void,
+    limits: { windowMs: number; maxCatchUp: number },
+  ) {
+    this.windowMs = limits.windowMs;
+    this.maxCatchUp = limits.maxCatchUp;
+  }
+
+  async start(after: number | null, feed: ChangeSource): Promise<void> {
+    // Subscribe before the first read, so a change committed meanwhile is announced (and skipped if
+    // the read already sent it).
+    this.unsubscribe = feed.subscribe(this.boardId, (change) => {
+      void this.enqueue(() => (change.fromId === null ? this.pullWindow() : this.pull(change.fromId)));
+    });
+    await this.enqueue(() => this.catchUp(after));
+  }
+
+  close(): void {
+    this.closed = true;
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+  }
+
+  /**
+   * Runs reads one after another. A failed read closes the stream and reports it: the client reconnects
+   * with its Last-Event-ID and loses nothing.
+   */
+  private enqueue(work: () => Promise<void>): Promise<void> {
+    this.queue = this.queue.then(async () => {
+      if (this.closed) return;
+      try {
+        await work();
+      } catch (error) {
+        this.close();
+        this.onError(error);
+      }
+    });
+    return this.queue;
+  }
+
+  private async catchUp(after: number | null): Promise<void> {
+    const db = this.deps.database.kysely;
+    const latest = await latestBoardActivityId(db, this.boardId);
+    if (after === null) {
+      this.highest = latest;
+      return;
+    }
+    const from = await this.resumePoint(after, latest);
+    if (from === null) return this.reset(latest);
+    const pending = await boardActivitiesFrom(db, this.boardId, from, this.maxCatchUp + 1);
+    if (pending.length > this.maxCatchUp) return this.reset(latest);
+    this.highest = after;
+    await this.deliver(pending);
+    if (pending.length === this.maxCatchUp + 1) await this.pull(Number(pending[pending.length - 1]?.id));
+  }
+
+  /**
+   * Where to read from to resume after `after`: the next id, or on PostgreSQL the start of the commit
+   * window before it. Null when `after` is not a position of this board's stored history (unknown,
+   * from the future, or removed by retention): the client must reload.
+   */
+  private async resumePoint(after: number, latest: number): Promise<number | null> {
+    const db = this.deps.database.kysely;
+    if (after > latest) return null;
+    if (after === 0) {
+      // A board with no history yet, or whose history still starts with its creation: nothing is lost.
+      const oldest = await oldestBoardActivity(db, this.boardId);
+      return oldest === undefined || oldest.type === 'board.created' ? 0 : null;
+    }
+    const known = await findBoardActivity(db, this.boardId, after);
+    if (!known) return null;
+    if (this.windowMs === 0) return after + 1;
+    const since = new Date(Date.parse(known.created_at) - this.windowMs).toISOString();
+    return Math.min(after + 1, (await firstActivityIdSince(db, since)) ?? after + 1);
+  }
+
+  private reset(latest: number): void {
+    this.highest = latest;
+    this.send({ id: latest, type: 'reset', data: { activityId: latest } });
+  }
+
+  /** After the feed lost track (PostgreSQL listener reconnected): re-read the commit window. */
+  private async pullWindow(): Promise<void> {
+    const newestSent = Math.max(0, ...this.sent.values());
+    const since = new Date((newestSent || this.deps.clock.now()) - Math.max(this.windowMs, 1000));
+    const first = await firstActivityIdSince(this.deps.database.kysely, since.toISOString());
+    await this.pull(Math.min(this.highest + 1, first ?? this.highest + 1));
+  }
+
+  /** Sends every committed activity of the board from `fromId` on that was not sent yet. */
+  private async pull(fromId: number): Promise<void> {
+    let from = fromId;
+    for (;;) {
+      const rows = await boardActivitiesFrom(this.deps.database.kysely, this.boardId, from, BATCH);
+      await this.deliver(rows);
+      const last = rows[rows.length - 1];
+      if (rows.length < BATCH || !last || this.closed) return;
+      from = Number(last.id) + 1;
+    }
+  }
+
+  private async deliver(rows: ActivityRow[]): Promise<void> {
+    const fresh = rows.filter((row) => !this.sent.has(Number(row.id)));
+    if (fresh.length === 0 || this.closed) return;
+    const activities = fresh.map(toActivity);
+    const enriched = await this.enrich(activities);
+    for (const activity of enriched) {
+      if (this.closed) return;
+      this.sent.set(activity.id, Date.parse(activity.createdAt));
+      this.highest = Math.max(this.highest, activity.id);
+      this.send({ id: activity.id, type: activity.type, data: activity });
+    }
+    this.forgetOld();
+  }
+
+  /** Adds the cards of the tasks and the lanes the activities touched: two reads per batch at most. */
+  private async enrich(activities: Activity[]): Promise<LiveActivity[]> {
+    const db = this.deps.database.kysely;
+    const taskIds = [...new Set(activities.flatMap((a) => (a.taskId ? [a.taskId] : [])))];
+    const since = agentSince(this.deps.clock.now());
+    const cards = new Map<string, Card>();
+    if (taskIds.length > 0) {
+      const rows = await readCardRows(db, {
+        boardId: this.boardId,
+        includeArchived: true,
+        taskIds,
+        agentSince: since,
+      });
+      for (const card of toCards(rows, since)) cards.set(card.id, card);
+    }
+    const lanes = activities.some((a) => a.type.startsWith('lane.'))
+      ? (await boardLanes(db, this.boardId)).map(toLaneView)
+      : undefined;
+    return activities.map((activity) => ({
+      ...activity,
+      ...(activity.taskId ? { card: cards.get(activity.taskId) ?? null } : {}),
+      ...(lanes && activity.type.startsWith('lane.') ? { lanes } : {}),
+    }));
+  }
+
+  /** Ids older than twice the commit window cannot be announced again; stop remembering them. */
+  private forgetOld(): void {
+    if (this.sent.size < 1000) return;
+    const newest = Math.max(...this.sent.values());
+    const horizon = newest - 2 * Math.max(this.windowMs, 1000);
+    for (const [id, at] of this.sent) if (at < horizon) this.sent.delete(id);
+  }
+}

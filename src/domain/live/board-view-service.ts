@@ -1,0 +1,60 @@
+import { readBoardView, readSnapshot } from '../../db/repositories/board-view.js';
+import type { LaneRow } from '../../db/schema.js';
+import { requireBoardPermission } from '../access.js';
+import type { Actor } from '../actor.js';
+import { notFound } from '../errors.js';
+import type { ServiceDeps } from '../services.js';
+import { agentSince, type Card, toCards } from './cards.js';
+
+export interface LaneView {
+  id: string;
+  name: string;
+  position: number;
+}
+
+export interface BoardView {
+  board: { id: string; name: string; createdAt: string; updatedAt: string };
+  /** Ordered by position; `taskCount` counts non-archived tasks. */
+  lanes: Array<LaneView & { taskCount: number }>;
+  /** Ordered by lane, then position (archived ones, when asked for, last within their lane). */
+  tasks: Card[];
+  /**
+   * The newest activity of the board this snapshot includes: open the live stream after it
+   * (`?after=` or `Last-Event-ID`) to receive every later change.
+   */
+  activityId: number;
+}
+
+export function toLaneView(lane: LaneRow): LaneView {
+  return { id: lane.id, name: lane.name, position: lane.position };
+}
+
+/** The board view of the web UI: the whole board with card data, read on one snapshot. */
+export class BoardViewService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  async getView(actor: Actor, boardId: string, options: { archived?: boolean } = {}): Promise<BoardView> {
+    requireBoardPermission(actor, boardId, 'read');
+    const since = agentSince(this.deps.clock.now());
+    const rows = await readSnapshot(this.deps.database, (db) =>
+      readBoardView(db, { boardId, includeArchived: options.archived === true, agentSince: since }),
+    );
+    if (!rows) throw notFound('Board');
+    const tasks = toCards(rows, since);
+    const laneCounts = new Map<string, number>();
+    for (const card of tasks) {
+      if (!card.archived) laneCounts.set(card.laneId, (laneCounts.get(card.laneId) ?? 0) + 1);
+    }
+    return {
+      board: {
+        id: rows.board.id,
+        name: rows.board.name,
+        createdAt: rows.board.created_at,
+        updatedAt: rows.board.updated_at,
+      },
+      lanes: rows.lanes.map((lane) => ({ ...toLaneView(lane), taskCount: laneCounts.get(lane.id) ?? 0 })),
+      tasks,
+      activityId: rows.activityId,
+    };
+  }
+}

@@ -1,0 +1,149 @@
+import { findApiKeyById } from '../../db/repositories/api-keys.js';
+import type { DeliveryWithType } from '../../db/repositories/deliveries.js';
+import { attemptsOf, deliveriesOf, lastDeliveries } from '../../db/repositories/settings-console.js';
+import { findWebhook, listWebhooks } from '../../db/repositories/webhooks.js';
+import type { DeliveryAttemptRow } from '../../db/schema.js';
+import { WEBHOOK_EVENT_TYPES } from '../../schemas/events.js';
+import type { Actor } from '../actor.js';
+import { invalid } from '../errors.js';
+import type { ServiceDeps } from '../services.js';
+import { webhookOwnerScope } from '../webhooks/webhook-rules.js';
+import type { Webhook, WebhookService } from '../webhooks/webhook-service.js';
+
+const DELIVERIES_SHOWN = 50;
+const STATUSES = ['pending', 'delivered', 'failed'] as const;
+type DeliveryStatus = (typeof STATUSES)[number];
+
+export interface ConsoleWebhook extends Webhook {
+  apiKey: { id: string; name: string; prefix: string } | null;
+  lastDelivery: {
+    id: string;
+    status: DeliveryStatus;
+    eventType: string;
+    createdAt: string;
+    responseStatus: number | null;
+  } | null;
+}
+
+export interface ConsoleAttempt {
+  number: number;
+  at: string;
+  responseStatus: number | null;
+  responseBody: string | null;
+  durationMs: number | null;
+  error: string | null;
+}
+
+export interface ConsoleDelivery {
+  id: string;
+  eventId: string;
+  eventType: string;
+  status: DeliveryStatus;
+  createdAt: string;
+  lastAttemptAt: string | null;
+  nextAttemptAt: string | null;
+  attempts: ConsoleAttempt[];
+}
+
+/**
+ * Settings > Webhooks: every webhook with its key and last delivery, and the delivery log with each
+ * attempt. Changes go through WebhookService, whose rules (owners and admins only) apply unchanged.
+ */
+export class WebhookConsole {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly webhooks: WebhookService,
+  ) {}
+
+  eventTypes(actor: Actor): string[] {
+    webhookOwnerScope(actor);
+    return [...WEBHOOK_EVENT_TYPES];
+  }
+
+  async list(actor: Actor): Promise<ConsoleWebhook[]> {
+    const scope = webhookOwnerScope(actor);
+    const db = this.deps.database.kysely;
+    const rows = await listWebhooks(db, scope);
+    const last = await lastDeliveries(
+      db,
+      rows.map((r) => r.id),
+    );
+    const hooks = await this.webhooks.listWebhooks(actor);
+    const keyIds = new Map(rows.map((r) => [r.id, r.api_key_id]));
+    return Promise.all(
+      hooks.map(async (hook) => ({
+        ...hook,
+        apiKey: await this.keyRef(keyIds.get(hook.id) ?? ''),
+        lastDelivery: summary(last.get(hook.id)),
+      })),
+    );
+  }
+
+  async get(
+    actor: Actor,
+    id: string,
+    statusText: string | undefined,
+  ): Promise<ConsoleWebhook & { deliveries: ConsoleDelivery[] }> {
+    const status = parseStatus(statusText);
+    const detail = await this.webhooks.getWebhook(actor, id);
+    const db = this.deps.database.kysely;
+    const keyId = (await findWebhook(db, id, null))?.api_key_id ?? '';
+    const deliveries = await deliveriesOf(db, id, status, DELIVERIES_SHOWN);
+    const attempts = await attemptsOf(
+      db,
+      deliveries.map((d) => d.id),
+    );
+    const { recent_deliveries: _recent, ...hook } = detail;
+    return {
+      ...hook,
+      apiKey: await this.keyRef(keyId),
+      lastDelivery: summary(deliveries[0]),
+      deliveries: deliveries.map((d) => toConsoleDelivery(d, attempts)),
+    };
+  }
+
+  private async keyRef(keyId: string): Promise<ConsoleWebhook['apiKey']> {
+    const row = await findApiKeyById(this.deps.database.kysely, keyId);
+    if (!row) return null;
+    return { id: row.id, name: row.name, prefix: this.deps.secrets.decrypt(row.key_sealed).slice(0, 7) };
+  }
+}
+
+function parseStatus(text: string | undefined): DeliveryStatus | null {
+  if (text === undefined || text === '') return null;
+  if ((STATUSES as readonly string[]).includes(text)) return text as DeliveryStatus;
+  throw invalid('status', 'must be one of delivered, pending, failed.');
+}
+
+function summary(row: DeliveryWithType | undefined): ConsoleWebhook['lastDelivery'] {
+  if (!row) return null;
+  return {
+    id: row.id,
+    status: row.status,
+    eventType: row.event_type,
+    createdAt: row.created_at,
+    responseStatus: row.response_status,
+  };
+}
+
+function toConsoleDelivery(row: DeliveryWithType, attempts: DeliveryAttemptRow[]): ConsoleDelivery {
+  return {
+    id: row.id,
+    eventId: row.event_id,
+    eventType: row.event_type,
+    status: row.status,
+    createdAt: row.created_at,
+    lastAttemptAt: row.last_attempt_at,
+    nextAttemptAt: row.status === 'pending' ? new Date(row.next_attempt_at).toISOString() : null,
+    attempts: attempts
+      .filter((a) => a.delivery_id === row.id)
+      .map((a) => ({
+        number: a.number,
+        at: a.at,
+        responseStatus: a.response_status,
+        responseBody: a.response_body,
+        durationMs: a.duration_ms,
+        error: a.error,
+      })),
+  };
+}

@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifySchema } from 'fastify';
+import fp from 'fastify-plugin';
+import type { IdempotencyClaim, IdempotencyService } from '../../domain/idempotency/idempotency-service.js';
+import { IDEMPOTENT_ERRORS } from '../../schemas/errors.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotencyClaim: IdempotencyClaim | null;
+  }
+}
+
+const HEADER = 'idempotency-key';
+
+const IdempotencyHeaders = Type.Object({
+  [HEADER]: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description:
+        'Makes a retry safe: the same key with the same request within 24 h returns the first response (with `Idempotent-Replayed: true`) instead of running again.',
+    }),
+  ),
+});
+
+/** The request as a retry must repeat it: method, path and body. */
+function fingerprint(method: string, url: string, body: unknown): string {
+  return createHash('sha256')
+    .update(`${method} ${url}\n${JSON.stringify(body ?? null)}`)
+    .digest('hex');
+}
+
+/**
+ * `Idempotency-Key` on every POST of the external API. The key is checked after authentication and
+ * body validation (an invalid request never claims a key), the first response of a 2xx is stored, and
+ * anything else releases the key.
+ */
+export const idempotency = fp<{ service: IdempotencyService }>(
+  async (app: FastifyInstance, { service }) => {
+    app.decorateRequest('idempotencyClaim', null);
+
+    // Declared on each POST route, so it is validated like any header and shown in the OpenAPI document.
+    app.addHook('onRoute', (route) => {
+      if (route.method !== 'POST' || !route.url.startsWith('/api/ext/v1')) return;
+      if (route.config?.auth === false) return;
+      const schema: FastifySchema = route.schema ?? {};
+      route.schema = {
+        ...schema,
+        headers: IdempotencyHeaders,
+        ...(schema.response ? { response: { ...(schema.response as object), ...IDEMPOTENT_ERRORS } } : {}),
+      };
+    });
+
+    app.addHook('preHandler', async (request, reply) => {
+      const key = request.headers[HEADER];
+      if (typeof key !== 'string' || request.method !== 'POST' || !request.actor) return;
+      // Only the external API's routes: /mcp answers through its own transport (no onSend to store).
+      if (!request.url.startsWith('/api/ext/v1/')) return;
+      const start = await service.begin(
+        request.actor,
+        key,
+        fingerprint(request.method, request.url, request.body),
+      );
+      if (start === null) return;
+      if (start.kind === 'first') {
+        request.idempotencyClaim = start.claim;
+        return;
+      }
+      reply.header('idempotent-replayed', 'true');
+      reply.status(start.statusCode).type('application/json; charset=utf-8');
+      return reply.send(start.body);
+    });
+
+    app.addHook('onSend', async (request, reply, payload) => {
+      const claim = request.idempotencyClaim;
+      if (claim === null) return payload;
+      request.idempotencyClaim = null;
+      if (reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string') {
+        await service.complete(claim, reply.statusCode, payload);
+      } else {
+        await service.release(claim);
+      }
+      return payload;
+    });
+  },
+  { name: 'idempotency', dependencies: ['authentication'] },
+);

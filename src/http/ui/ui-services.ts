@@ -1,0 +1,36 @@
+import type { ActivityService } from '../../domain/activities/activity-service.js';
+import type { AssetService } from '../../domain/assets/asset-service.js';
+import type { BoardService } from '../../domain/boards/board-service.js';
+import type { CommentService } from '../../domain/comments/comment-service.js';
+import type { LaneService } from '../../domain/lanes/lane-service.js';
+import type { BoardEventsService } from '../../domain/live/board-events.js';
+import type { BoardViewService } from '../../domain/live/board-view-service.js';
+import type { KeyConsole } from '../../domain/people/key-console.js';
+import type { PeopleService } from '../../domain/people/people-service.js';
+import type { SessionService } from '../../domain/people/session-service.js';
+import type { WebhookConsole } from '../../domain/people/webhook-console.js';
+import type { ReactionService } from '../../domain/reactions/reaction-service.js';
+import type { TaskService } from '../../domain/tasks/task-service.js';
+import type { TodoService } from '../../domain/todos/todo-service.js';
+import type { TurnService } from '../../domain/turns/turn-service.js';
+import type { WebhookService } from '../../domain/webhooks/webhook-service.js';
+
+/** The domain services the web UI's API calls (http/ names them from domain/, not from the composition root). */
+export interface UiServices {
+  sessions: SessionService;
+  people: PeopleService;
+  keyConsole: KeyConsole;
+  webhookConsole: WebhookConsole;
+  webhooks: WebhookService;
+  activities: ActivityService;
+  boards: BoardService;
+  boardView: BoardViewService;
+  boardEvents: BoardEventsService;
+  lanes: LaneService;
+  tasks: TaskService;
+  comments: CommentService;
+  todos: TodoService;
+  turns: TurnService;
+  assets: AssetService;
+  reactions: ReactionService;
+}

@@ -1,0 +1,83 @@
+import type { FastifyInstance } from 'fastify';
+import { Agent, fetch } from 'undici';
+
+/** One external-API answer: the HTTP status and the parsed JSON body (null for 204). */
+export interface ApiResponse {
+  status: number;
+  body: unknown;
+}
+
+export interface ApiRequest {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  /** Path under /api/ext/v1, starting with `/`, query string included. */
+  path: string;
+  body?: unknown;
+  idempotencyKey?: string;
+}
+
+/**
+ * The external API as the MCP tools see it. Every tool acts through it, so grants, the rate limit,
+ * validation, error codes and webhooks are exactly those of `/api/ext/v1`, whichever transport serves
+ * the tools.
+ */
+export interface ExternalApi {
+  request(request: ApiRequest): Promise<ApiResponse>;
+}
+
+const API_PREFIX = '/api/ext/v1';
+
+function headersFor(authorization: string, request: ApiRequest): Record<string, string> {
+  const headers: Record<string, string> = { authorization, accept: 'application/json' };
+  if (request.body !== undefined) headers['content-type'] = 'application/json';
+  if (request.idempotencyKey !== undefined) headers['idempotency-key'] = request.idempotencyKey;
+  return headers;
+}
+
+function parseBody(text: string): unknown {
+  if (text === '') return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { error: { code: 'invalid_response', message: 'The server answered with something not JSON.' } };
+  }
+}
+
+/** For `POST /mcp`: the server's own routes, called in process with the caller's Authorization header. */
+export function injectedApi(app: FastifyInstance, authorization: string): ExternalApi {
+  return {
+    async request(request) {
+      const response = await app.inject({
+        method: request.method,
+        url: `${API_PREFIX}${request.path}`,
+        headers: headersFor(authorization, request),
+        ...(request.body === undefined ? {} : { payload: JSON.stringify(request.body) }),
+      });
+      return { status: response.statusCode, body: parseBody(response.body) };
+    },
+  };
+}
+
+/** For `laneboard mcp` (stdio): a Laneboard server reached over HTTP with an API key. */
+export function httpApi(
+  baseUrl: string,
+  apiKey: string,
+  timeoutMs = 30_000,
+): ExternalApi & { close(): Promise<void> } {
+  const base = new URL(baseUrl);
+  const prefix = `${base.origin}${base.pathname.replace(/\/+$/, '')}${API_PREFIX}`;
+  const dispatcher = new Agent({ connections: 4 });
+  const authorization = `Bearer ${apiKey}`;
+  return {
+    async request(request) {
+      const response = await fetch(`${prefix}${request.path}`, {
+        method: request.method,
+        headers: headersFor(authorization, request),
+        ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+        signal: AbortSignal.timeout(timeoutMs),
+        dispatcher,
+      });
+      return { status: response.status, body: parseBody(await response.text()) };
+    },
+    close: () => dispatcher.close(),
+  };
+}

@@ -1,0 +1,27 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { httpApi } from './external-api.js';
+import { createMcpServer } from './server.js';
+
+/**
+ * `laneboard mcp`: the MCP server on stdin/stdout for an agent on this machine, acting through a
+ * Laneboard server's external API with LANEBOARD_URL and LANEBOARD_API_KEY. stdout carries only
+ * protocol messages; a configuration problem is thrown before anything is served. Resolves once the
+ * client hangs up.
+ */
+export async function runStdioServer(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const url = env.LANEBOARD_URL?.trim();
+  const key = env.LANEBOARD_API_KEY?.trim();
+  if (!url || !key) throw new Error('mcp: set LANEBOARD_URL and LANEBOARD_API_KEY (an ak_... key).');
+  if (!URL.canParse(url)) throw new Error('mcp: LANEBOARD_URL is not a valid URL.');
+  const api = httpApi(url, key);
+  const server = createMcpServer(api);
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = () => resolve();
+  });
+  // The client ends the session by closing our stdin.
+  process.stdin.on('end', () => void server.close());
+  await server.connect(transport);
+  await closed;
+  await api.close();
+}

@@ -1,0 +1,203 @@
+import { type TProperties, Type } from '@sinclair/typebox';
+import { StringEnum, Timestamp } from './common.js';
+import { Todo } from './todos.js';
+
+/** The 14 event types of the specification: the ones a webhook's `events` list may name. */
+export const WEBHOOK_EVENT_TYPES = [
+  'board.created',
+  'board.deleted',
+  'lane.created',
+  'lane.updated',
+  'lane.deleted',
+  'task.created',
+  'task.updated',
+  'task.deleted',
+  'task.moved',
+  'comment.created',
+  'comment.deleted',
+  'todo.created',
+  'todo.updated',
+  'todo.deleted',
+] as const;
+
+/** Delivered only to webhooks whose `events` is `["*"]`; naming them in a list is refused. */
+export const WILDCARD_ONLY_EVENT_TYPES = [
+  'asset.created',
+  'asset.deleted',
+  'reaction.created',
+  'reaction.deleted',
+] as const;
+
+/** Every `type` a delivery can carry. */
+export const DELIVERED_EVENT_TYPES = [...WEBHOOK_EVENT_TYPES, ...WILDCARD_ONLY_EVENT_TYPES, 'ping'] as const;
+
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+export type DeliveredEventType = (typeof DELIVERED_EVENT_TYPES)[number];
+
+/** A webhook's `events` as stored: known type names, or `["*"]`. */
+// Typed as string[] in TypeScript: a stored list is read back as text, and clients should still
+// tolerate names added later; the document lists today's names.
+export const EventList = Type.Unsafe<string[]>(
+  Type.Array(StringEnum([...WEBHOOK_EVENT_TYPES, '*']), {
+    description: 'Event types the webhook receives, or `["*"]` for every event.',
+  }),
+);
+
+/** A webhook's `events` as sent: known type names (duplicates dropped), or exactly `["*"]`. */
+export const EventFilter = Type.Array(StringEnum([...WEBHOOK_EVENT_TYPES, '*']), {
+  minItems: 1,
+  description:
+    'Event types to receive (duplicates are dropped), or exactly `["*"]` for every event, asset and reaction events included.',
+  examples: [['task.created', 'task.moved'], ['*']],
+  // "*" stands alone: a list holding it holds nothing else.
+  if: { contains: { const: '*' } },
+  // biome-ignore lint/suspicious/noThenProperty: `then` is a JSON Schema keyword here.
+  then: {
+    maxItems: 1,
+    description: 'must be exactly ["*"] to receive all events; do not combine "*" with types.',
+  },
+});
+
+const BoardId = Type.String({
+  description: 'The board the change happened on.',
+  examples: ['brd_4tq8Zk2mWf'],
+});
+
+/** One delivery body: `{id, type, timestamp, data}`. */
+function payload<K extends DeliveredEventType>(type: K, data: TProperties, description: string) {
+  return Type.Object(
+    {
+      id: Type.String({
+        description: 'Event id (`evt_...`), the same on every delivery of the event.',
+        examples: ['evt_W3nB8vCx1Lq'],
+      }),
+      type: Type.Literal(type),
+      timestamp: Timestamp,
+      data: Type.Object(data),
+    },
+    { description },
+  );
+}
+
+const taskIds = { board_id: BoardId, task_id: Type.String() };
+const AssetSummary = Type.Object({
+  id: Type.String(),
+  filename: Type.String(),
+  contentType: Type.String(),
+  size: Type.Integer(),
+});
+const Reaction = StringEnum(['+1', '-1', 'laugh', 'confused', 'heart', 'hooray', 'rocket', 'eyes']);
+
+/** The body of each event type, keyed by type; the OpenAPI `webhooks` section is built from these. */
+export const EVENT_PAYLOADS = {
+  'board.created': payload(
+    'board.created',
+    { board_id: BoardId, board: Type.Object({ id: Type.String(), name: Type.String() }) },
+    'A board was created.',
+  ),
+  'board.deleted': payload(
+    'board.deleted',
+    { board_id: BoardId },
+    'A board and everything in it was deleted.',
+  ),
+  'lane.created': payload(
+    'lane.created',
+    { board_id: BoardId, lane_id: Type.String(), name: Type.String(), position: Type.Integer() },
+    'A lane was appended.',
+  ),
+  'lane.updated': payload(
+    'lane.updated',
+    { board_id: BoardId, lane_id: Type.String(), name: Type.String(), position: Type.Integer() },
+    'A lane was renamed or moved.',
+  ),
+  'lane.deleted': payload(
+    'lane.deleted',
+    { board_id: BoardId, lane_id: Type.String() },
+    'A lane was deleted.',
+  ),
+  'task.created': payload(
+    'task.created',
+    { ...taskIds, title: Type.String(), laneId: Type.String() },
+    'A task was created.',
+  ),
+  'task.updated': payload(
+    'task.updated',
+    {
+      ...taskIds,
+      changes: Type.Object(
+        {
+          title: Type.Optional(Type.String()),
+          description: Type.Optional(Type.String()),
+          priority: Type.Optional(Type.Integer()),
+          tags: Type.Optional(Type.Array(Type.String())),
+          archived: Type.Optional(Type.Boolean()),
+        },
+        { description: 'Each changed field with its new value.' },
+      ),
+    },
+    'Fields of a task changed.',
+  ),
+  'task.deleted': payload('task.deleted', taskIds, 'A task was deleted.'),
+  'task.moved': payload(
+    'task.moved',
+    {
+      ...taskIds,
+      laneId: Type.String(),
+      position: Type.Integer(),
+      fromLaneId: Type.String(),
+      fromPosition: Type.Integer(),
+    },
+    'A task moved within its lane or to another lane.',
+  ),
+  'comment.created': payload(
+    'comment.created',
+    {
+      ...taskIds,
+      comment_id: Type.String(),
+      authorName: Type.String(),
+      source: StringEnum(['api', 'agent']),
+    },
+    'A comment was added.',
+  ),
+  'comment.deleted': payload(
+    'comment.deleted',
+    { ...taskIds, comment_id: Type.String() },
+    'A comment was deleted.',
+  ),
+  'todo.created': payload(
+    'todo.created',
+    { ...taskIds, todo_id: Type.String(), todo: Todo },
+    'A todo was added.',
+  ),
+  'todo.updated': payload(
+    'todo.updated',
+    { ...taskIds, todo_id: Type.String(), todo: Todo },
+    'A todo changed (text, done, iteration, or its order by a reorder).',
+  ),
+  'todo.deleted': payload('todo.deleted', { ...taskIds, todo_id: Type.String() }, 'A todo was deleted.'),
+  'asset.created': payload(
+    'asset.created',
+    { ...taskIds, asset: AssetSummary },
+    'A file was attached to a task (only to `["*"]` webhooks).',
+  ),
+  'asset.deleted': payload(
+    'asset.deleted',
+    { ...taskIds, asset_id: Type.String() },
+    'An attached file was deleted (only to `["*"]` webhooks).',
+  ),
+  'reaction.created': payload(
+    'reaction.created',
+    { ...taskIds, comment_id: Type.String(), content: Reaction },
+    'A reaction was added to a comment (only to `["*"]` webhooks).',
+  ),
+  'reaction.deleted': payload(
+    'reaction.deleted',
+    { ...taskIds, comment_id: Type.String(), content: Reaction },
+    'A reaction was removed from a comment (only to `["*"]` webhooks).',
+  ),
+  ping: payload(
+    'ping',
+    { board_id: Type.Null(), webhook_id: Type.String() },
+    'Sent by `POST /webhooks/{id}/ping`, whatever the filter.',
+  ),
+} as const;

@@ -1,0 +1,50 @@
+import type { Clock } from '../lib/time.js';
+
+/** While some host has enough waiting, claims must skip its deliveries; such claims run at most this often. */
+const EXCLUDING_CLAIM_GAP_MS = 50;
+
+/**
+ * Spaces out the claims that must leave backlogged hosts' webhooks out: each scans past their deliveries,
+ * so running one per finished attempt would cost a scan per attempt. When one is refused, a timer wakes
+ * the dispatcher once the gap has passed.
+ */
+export class ExcludingClaimPacer {
+  private last = 0;
+  /** Set by the timer: the next excluding claim may run. */
+  private due = false;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly wake: () => void,
+  ) {}
+
+  /** Whether an excluding claim may run now; when not, the dispatcher is woken when it may. */
+  mayRun(): boolean {
+    const now = this.clock.now();
+    const wait = this.last + EXCLUDING_CLAIM_GAP_MS - now;
+    // The timer also lets the next one run, so a clock that stands still (tests) cannot block them.
+    if (wait <= 0 || this.due) {
+      this.due = false;
+      this.last = now;
+      return true;
+    }
+    if (!this.timer) {
+      this.timer = setTimeout(
+        () => {
+          this.timer = null;
+          this.due = true;
+          this.wake();
+        },
+        Math.min(wait, EXCLUDING_CLAIM_GAP_MS),
+      );
+      this.timer.unref();
+    }
+    return false;
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}

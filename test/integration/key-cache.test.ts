@@ -1,0 +1,174 @@
+import os from 'node:os';
+import SqliteDatabase from 'better-sqlite3';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { type Database, openDatabase } from '../../src/db/database.js';
+import { CLI_OPERATOR as OPERATOR } from '../../src/domain/actor.js';
+import type { Runtime } from '../../src/runtime.js';
+import type { Services } from '../../src/services.js';
+import { DIALECTS } from '../support/database.js';
+import { testRuntime } from '../support/runtime.js';
+import { buildTestApp, type TestApp } from '../support/test-app.js';
+import { waitUntil } from '../support/wait.js';
+
+/*
+ * Key lookups are cached per instance; revocations and grant changes must still apply to the next
+ * request — on the instance that made them, on a second instance sharing the database, and when another
+ * process (the CLI) writes the database directly.
+ */
+
+interface Instance {
+  app: FastifyInstance;
+  runtime: Runtime;
+  services: Services;
+  database: Database;
+}
+
+/** A second app instance on the test app's database (its own connection or pool, as another process has). */
+async function secondInstance(t: TestApp): Promise<Instance> {
+  const database = openDatabase({
+    databaseUrl: t.db.databaseUrl,
+    dataDir: os.tmpdir(),
+    poolSize: 3,
+    ...(t.db.sqliteFile ? { sqliteFile: t.db.sqliteFile } : {}),
+  });
+  const runtime = await testRuntime(database);
+  const services = runtime.services;
+  const app = await buildApp({ database, services, rateLimit: { max: 1_000_000, windowMs: 60_000 } });
+  await app.ready();
+  return { app, runtime, services, database };
+}
+
+function get(app: FastifyInstance, key: string, url: string) {
+  return app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
+}
+
+function postLane(app: FastifyInstance, key: string, boardId: string) {
+  return app.inject({
+    method: 'POST',
+    url: `/api/ext/v1/boards/${boardId}/lanes`,
+    headers: { authorization: `Bearer ${key}` },
+    payload: { name: 'Lane' },
+  });
+}
+
+/** Writes as another process would, on a connection of its own (the CLI's `keys revoke`, say). */
+async function writeFromOutside(t: TestApp, statement: string, values: unknown[]): Promise<void> {
+  if (t.db.sqliteFile) {
+    const other = new SqliteDatabase(t.db.sqliteFile);
+    other.prepare(statement.replace(/\$\d+/g, '?')).run(...values);
+    other.close();
+    return;
+  }
+  const client = new pg.Client({ connectionString: t.db.databaseUrl as string });
+  await client.connect();
+  await client.query(statement, values);
+  await client.end();
+}
+
+describe.each(DIALECTS)('key lookup cache ($dialect)', ({ dialect, skip }) => {
+  let t: TestApp;
+  let b: Instance;
+  let boardId: string;
+
+  /** Until the change stamp can be read (PostgreSQL: its LISTEN connection is up), nothing is cached. */
+  async function listening(database: Database): Promise<string> {
+    return waitUntil('the key change stamp', async () => database.keyChanges.current() ?? undefined);
+  }
+
+  /**
+   * On PostgreSQL another instance hears of a change by a notification, delivered asynchronously at
+   * commit; its next request after that is the one that must see the change.
+   */
+  async function notified(database: Database, before: string): Promise<void> {
+    await waitUntil('the change to reach the instance', async () =>
+      database.keyChanges.current() !== before ? true : undefined,
+    );
+  }
+
+  beforeAll(async () => {
+    if (skip) return;
+    t = await buildTestApp(dialect);
+    b = await secondInstance(t);
+    boardId = (await t.services.boards.createBoard(OPERATOR, { name: 'Cached' })).id;
+    await listening(t.db.database);
+    await listening(b.database);
+  });
+  afterAll(async () => {
+    await b?.app.close();
+    await b?.runtime.close();
+    await b?.database.close();
+    await t?.close();
+  });
+
+  describe.skipIf(skip)('', () => {
+    it('the change stamp stays while nothing is written and moves when a key changes elsewhere', async () => {
+      const { key, id } = await t.createKey({ [boardId]: 'read' });
+      const before = await listening(b.database);
+      expect(b.database.keyChanges.current()).toBe(before);
+      await writeFromOutside(t, 'update api_keys set name = $1 where id = $2', ['renamed', id]);
+      await notified(b.database, before);
+      expect((await get(b.app, key, `/api/ext/v1/boards/${boardId}`)).statusCode).toBe(200);
+    });
+
+    it('a revocation applies to the next request on the instance that made it and on another one', async () => {
+      const { key, id } = await t.createKey({ [boardId]: 'edit' });
+      const url = `/api/ext/v1/boards/${boardId}/tasks`;
+      // Twice on each instance: the second answer comes from the cache.
+      for (const app of [t.app, b.app, t.app, b.app]) expect((await get(app, key, url)).statusCode).toBe(200);
+      const before = await listening(b.database);
+
+      await t.services.apiKeys.revokeApiKey(OPERATOR, id);
+      const here = await get(t.app, key, url);
+      expect(here.statusCode).toBe(401);
+      expect(here.json().error.code).toBe('invalid_key');
+      await notified(b.database, before);
+      expect((await get(b.app, key, url)).statusCode).toBe(401);
+    });
+
+    it('a grant change applies to the next request on both instances', async () => {
+      const { key, id } = await t.createKey({ [boardId]: 'read' });
+      for (const app of [t.app, b.app, t.app, b.app])
+        expect((await postLane(app, key, boardId)).statusCode).toBe(403);
+      const before = await listening(t.db.database);
+
+      // Made on the second instance this time.
+      await b.services.apiKeys.grantBoard(OPERATOR, id, { boardId, permission: 'edit' });
+      expect((await postLane(b.app, key, boardId)).statusCode).toBe(201);
+      await notified(t.db.database, before);
+      expect((await postLane(t.app, key, boardId)).statusCode).toBe(201);
+    });
+
+    it('a board a key creates is usable by that key at once', async () => {
+      const { key } = await t.createKey({ [boardId]: 'read' });
+      expect((await get(t.app, key, `/api/ext/v1/boards/${boardId}`)).statusCode).toBe(200);
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/api/ext/v1/boards',
+        headers: { authorization: `Bearer ${key}` },
+        payload: { name: 'Mine' },
+      });
+      expect(created.statusCode).toBe(201);
+      expect((await postLane(t.app, key, created.json().data.id)).statusCode).toBe(201);
+    });
+
+    it('a revocation written by another process (the CLI) applies to the next request after it arrives', async () => {
+      const { key, id } = await t.createKey({ [boardId]: 'read' });
+      const url = `/api/ext/v1/boards/${boardId}`;
+      expect((await get(t.app, key, url)).statusCode).toBe(200);
+      expect((await get(t.app, key, url)).statusCode).toBe(200);
+      const before = await listening(t.db.database);
+
+      await writeFromOutside(t, 'update api_keys set revoked_at = $1 where id = $2', [
+        new Date().toISOString(),
+        id,
+      ]);
+      // SQLite sees it at once (data_version); PostgreSQL once the notification is in.
+      if (dialect === 'sqlite') expect(t.db.database.keyChanges.current()).not.toBe(before);
+      await notified(t.db.database, before);
+      expect((await get(t.app, key, url)).statusCode).toBe(401);
+    });
+  });
+});

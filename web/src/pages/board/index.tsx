@@ -1,0 +1,299 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { toast } from 'sonner';
+import { api } from '../../api/client';
+import { ConfirmDialog } from '../../components/dialog';
+import { Button, ErrorState, errorMessage, FormError, fieldError, Loading } from '../../components/ui';
+import { useBoardEvents } from '../../live/use-board-events';
+import { type BoardData, boardKey, type Card, type Lane, useBoard, usePollingFallback } from './board-data';
+import { BoardDnd, type Drop } from './board-dnd';
+import { BoardShortcuts } from './board-shortcuts';
+import { LaneColumn } from './lane-column';
+import { MoveDialog } from './move-dialog';
+import { NameDialog } from './name-dialog';
+
+type Dialog =
+  | { kind: 'move'; card: Card }
+  | { kind: 'rename-lane'; lane: Lane }
+  | { kind: 'delete-lane'; lane: Lane }
+  | { kind: 'rename-board' }
+  | { kind: 'delete-board' }
+  | null;
+
+/** The board with the card moved where the server will put it (dense positions), for an optimistic move. */
+function withMove(data: BoardData, taskId: string, laneId: string, position: number): BoardData {
+  const card = data.tasks.find((t) => t.id === taskId);
+  if (!card) return data;
+  const rest = data.tasks.filter((t) => t.id !== taskId);
+  const target = rest.filter((t) => t.laneId === laneId && !t.archived);
+  target.splice(Math.min(position, target.length), 0, { ...card, laneId });
+  const order = new Map(target.map((t, index) => [t.id, index]));
+  const tasks = [...rest.filter((t) => t.laneId !== laneId || t.archived), ...target].map((t) =>
+    order.has(t.id) ? { ...t, position: order.get(t.id)! } : t,
+  );
+  const counts = new Map<string, number>();
+  for (const t of tasks) if (!t.archived) counts.set(t.laneId, (counts.get(t.laneId) ?? 0) + 1);
+  return { ...data, tasks, lanes: data.lanes.map((l) => ({ ...l, taskCount: counts.get(l.id) ?? 0 })) };
+}
+
+export default function BoardPage() {
+  const { boardId = '' } = useParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [archived, setArchived] = useState(false);
+  const [filter, setFilter] = useState('');
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const board = useBoard(boardId, archived);
+  useBoardEvents(boardId, board.data?.activityId);
+  usePollingFallback(boardId, board.data?.activityId);
+  const key = [...boardKey(boardId), { archived }];
+  const refresh = () => queryClient.invalidateQueries({ queryKey: boardKey(boardId) });
+
+  const move = useMutation({
+    mutationFn: ({ card, laneId, position }: { card: Card; laneId: string; position: number }) =>
+      api.post(`/boards/${boardId}/tasks/${card.id}/move`, { laneId, position }),
+    onMutate: async ({ card, laneId, position }) => {
+      await queryClient.cancelQueries({ queryKey: key });
+      const before = queryClient.getQueryData<BoardData>(key);
+      if (before) queryClient.setQueryData(key, withMove(before, card.id, laneId, position));
+      setDialog(null);
+      return { before };
+    },
+    onError: (error, _vars, context) => {
+      if (context?.before) queryClient.setQueryData(key, context.before);
+      toast.error(`The move was refused: ${errorMessage(error)}`);
+    },
+    onSettled: refresh,
+  });
+  const moveLane = useMutation({
+    mutationFn: ({ laneId, position }: { laneId: string; position: number }) =>
+      api.patch(`/boards/${boardId}/lanes/${laneId}`, { position }),
+    onMutate: async ({ laneId, position }) => {
+      await queryClient.cancelQueries({ queryKey: key });
+      const before = queryClient.getQueryData<BoardData>(key);
+      if (before) {
+        const lanes = before.lanes.filter((l) => l.id !== laneId);
+        const lane = before.lanes.find((l) => l.id === laneId);
+        if (lane) lanes.splice(position, 0, lane);
+        queryClient.setQueryData(key, {
+          ...before,
+          lanes: lanes.map((l, index) => ({ ...l, position: index })),
+        });
+      }
+      return { before };
+    },
+    onError: (error, _vars, context) => {
+      if (context?.before) queryClient.setQueryData(key, context.before);
+      toast.error(`The lane move was refused: ${errorMessage(error)}`);
+    },
+    onSettled: refresh,
+  });
+  const onDrop = (drop: Drop) => {
+    if (drop.kind === 'lane') return moveLane.mutate({ laneId: drop.laneId, position: drop.position });
+    const card = board.data?.tasks.find((t) => t.id === drop.taskId);
+    if (card) move.mutate({ card, laneId: drop.laneId, position: drop.position });
+  };
+  const addLane = useMutation({
+    mutationFn: (name: string) => api.post(`/boards/${boardId}/lanes`, { name }),
+    onSuccess: refresh,
+  });
+  const simple = (run: () => Promise<unknown>, done?: string) => async () => {
+    try {
+      await run();
+      if (done) toast.success(done);
+      await refresh();
+    } catch (error) {
+      toast.error(errorMessage(error));
+    }
+  };
+
+  const lanes = board.data?.lanes ?? [];
+  const cardsByLane = useMemo(() => {
+    const needle = filter.trim().toLowerCase();
+    const map = new Map<string, Card[]>();
+    for (const card of board.data?.tasks ?? []) {
+      const match =
+        !needle ||
+        card.title.toLowerCase().includes(needle) ||
+        card.shortId.includes(needle) ||
+        card.tags.some((tag) => tag.toLowerCase().includes(needle));
+      if (!match) continue;
+      const list = map.get(card.laneId);
+      if (list) list.push(card);
+      else map.set(card.laneId, [card]);
+    }
+    return map;
+  }, [board.data, filter]);
+
+  useEffect(() => {
+    document.title = board.data ? `${board.data.board.name} · Laneboard` : 'Board · Laneboard';
+  }, [board.data]);
+
+  if (board.isPending) return <Loading label="Loading board…" />;
+  if (board.isError) return <ErrorState error={board.error} onRetry={() => board.refetch()} />;
+  const { data } = board;
+  const submitLane = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    addLane.mutate(String(new FormData(form).get('name')), { onSuccess: () => form.reset() });
+  };
+  const taskTotal = data.tasks.length;
+  return (
+    <>
+      <div className="mb-4 flex flex-wrap items-center gap-2">
+        <Link to="/" className="text-sm text-zinc-700 hover:underline dark:text-zinc-300">
+          Boards
+        </Link>
+        <span aria-hidden className="text-zinc-400">
+          /
+        </span>
+        <h1 className="text-xl font-semibold">{data.board.name}</h1>
+        <div className="ml-auto flex flex-wrap items-center gap-2">
+          <label htmlFor="board-filter" className="sr-only">
+            Filter tasks
+          </label>
+          <input
+            id="board-filter"
+            type="search"
+            placeholder="Filter by text or tag"
+            value={filter}
+            onChange={(event) => setFilter(event.target.value)}
+            className="w-48 rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+          />
+          <label className="flex items-center gap-1.5 text-sm">
+            <input
+              type="checkbox"
+              checked={archived}
+              onChange={(event) => setArchived(event.target.checked)}
+            />
+            Show archived
+          </label>
+          <Button onClick={() => setDialog({ kind: 'rename-board' })}>Rename</Button>
+          <Button variant="danger-ghost" onClick={() => setDialog({ kind: 'delete-board' })}>
+            Delete board
+          </Button>
+        </div>
+      </div>
+      <div className="relative flex items-start gap-3 overflow-x-auto pb-4">
+        <BoardDnd data={data} onDrop={onDrop}>
+          {lanes.map((lane) => (
+            <LaneColumn
+              key={lane.id}
+              lane={lane}
+              cards={cardsByLane.get(lane.id) ?? []}
+              actions={{
+                addTask: async (laneId, title) => {
+                  await api.post(`/boards/${boardId}/tasks`, { laneId, title });
+                  await refresh();
+                },
+                rename: (target) => setDialog({ kind: 'rename-lane', lane: target }),
+                remove: (target) => setDialog({ kind: 'delete-lane', lane: target }),
+                move: (card) => setDialog({ kind: 'move', card }),
+                archive: (card) =>
+                  void simple(
+                    () => api.patch(`/boards/${boardId}/tasks/${card.id}`, { archived: !card.archived }),
+                    card.archived ? `“${card.title}” unarchived` : `“${card.title}” archived`,
+                  )(),
+              }}
+            />
+          ))}
+        </BoardDnd>
+        <form
+          onSubmit={submitLane}
+          className="w-64 shrink-0 space-y-2 rounded-lg border border-dashed border-zinc-300 p-3 dark:border-zinc-700"
+        >
+          <label htmlFor="new-lane" className="block text-sm font-medium">
+            {lanes.length === 0 ? 'This board has no lanes yet: add the first' : 'Add lane'}
+          </label>
+          <input
+            id="new-lane"
+            name="name"
+            required
+            placeholder="Todo, Doing, Done…"
+            className="block w-full rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+          />
+          {fieldError(addLane.error, 'name') ? (
+            <p className="text-xs text-red-700 dark:text-red-400">{fieldError(addLane.error, 'name')}</p>
+          ) : (
+            <FormError error={addLane.error} />
+          )}
+          <Button type="submit" variant="primary" busy={addLane.isPending}>
+            Add lane
+          </Button>
+        </form>
+      </div>
+      <BoardShortcuts />
+      {dialog?.kind === 'move' && (
+        <MoveDialog
+          card={dialog.card}
+          lanes={lanes}
+          tasks={data.tasks}
+          busy={move.isPending}
+          error={null}
+          onMove={(laneId, position) => move.mutate({ card: dialog.card, laneId, position })}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === 'rename-lane' && (
+        <NameDialog
+          title="Rename lane"
+          initial={dialog.lane.name}
+          onSave={async (name) => {
+            await api.patch(`/boards/${boardId}/lanes/${dialog.lane.id}`, { name });
+            await refresh();
+          }}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === 'rename-board' && (
+        <NameDialog
+          title="Rename board"
+          initial={data.board.name}
+          onSave={async (name) => {
+            await api.patch(`/boards/${boardId}`, { name });
+            await refresh();
+            void queryClient.invalidateQueries({ queryKey: ['boards'] });
+          }}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === 'delete-lane' && (
+        <ConfirmDialog
+          open
+          onOpenChange={(open) => !open && setDialog(null)}
+          title={`Delete lane “${dialog.lane.name}”?`}
+          description={`Its ${dialog.lane.taskCount} ${dialog.lane.taskCount === 1 ? 'task goes' : 'tasks go'} with it (archived ones too), with their comments, todos and files.`}
+          confirmLabel="Delete lane"
+          onConfirm={() => {
+            const lane = dialog.lane;
+            setDialog(null);
+            void simple(
+              () => api.delete(`/boards/${boardId}/lanes/${lane.id}`),
+              `Lane “${lane.name}” deleted`,
+            )();
+          }}
+        />
+      )}
+      {dialog?.kind === 'delete-board' && (
+        <ConfirmDialog
+          open
+          onOpenChange={(open) => !open && setDialog(null)}
+          title={`Delete board “${data.board.name}”?`}
+          description={`Everything in it goes: ${lanes.length} ${lanes.length === 1 ? 'lane' : 'lanes'} and ${taskTotal} ${taskTotal === 1 ? 'task' : 'tasks'}, with their comments, todos and files.`}
+          confirmLabel="Delete board"
+          onConfirm={async () => {
+            try {
+              await api.delete(`/boards/${boardId}`);
+              toast.success(`Board “${data.board.name}” deleted`);
+              void queryClient.invalidateQueries({ queryKey: ['boards'] });
+              navigate('/');
+            } catch (error) {
+              toast.error(errorMessage(error));
+            }
+          }}
+        />
+      )}
+    </>
+  );
+}

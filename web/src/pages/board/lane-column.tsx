@@ -1,0 +1,142 @@
+import { useDroppable } from '@dnd-kit/core';
+import { SortableContext, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
+import { CSS } from '@dnd-kit/utilities';
+import { GripVertical, MoreHorizontal } from 'lucide-react';
+import { DropdownMenu } from 'radix-ui';
+import { type FormEvent, useState } from 'react';
+import { Button, fieldError } from '../../components/ui';
+import type { Card, Lane } from './board-data';
+import { laneDragId, laneDropId } from './board-dnd';
+import { TaskCard } from './card';
+import { VIRTUAL_FROM, VirtualCards } from './virtual-cards';
+
+const MENU_ITEM =
+  'flex cursor-default items-center gap-2 rounded px-2 py-1.5 text-sm outline-none data-[highlighted]:bg-zinc-100 dark:data-[highlighted]:bg-zinc-800';
+
+export interface LaneActions {
+  addTask: (laneId: string, title: string) => Promise<unknown>;
+  rename: (lane: Lane) => void;
+  remove: (lane: Lane) => void;
+  move: (card: Card) => void;
+  archive: (card: Card) => void;
+}
+
+export function LaneColumn({ lane, cards, actions }: { lane: Lane; cards: Card[]; actions: LaneActions }) {
+  const [error, setError] = useState<unknown>(null);
+  const [adding, setAdding] = useState(false);
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const title = String(new FormData(form).get('title')).trim();
+    if (!title) return;
+    setAdding(true);
+    try {
+      await actions.addTask(lane.id, title);
+      form.reset();
+      setError(null);
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setAdding(false);
+    }
+  };
+  const headingId = `lane-${lane.id}`;
+  const sortable = useSortable({ id: laneDragId(lane.id) });
+  const drop = useDroppable({ id: laneDropId(lane.id) });
+  return (
+    <section
+      ref={sortable.setNodeRef}
+      style={{ transform: CSS.Translate.toString(sortable.transform), transition: sortable.transition }}
+      aria-labelledby={headingId}
+      className={`flex w-72 shrink-0 flex-col rounded-lg bg-zinc-50 p-2 dark:bg-zinc-900/50 ${sortable.isDragging ? 'z-10 opacity-70' : ''}`}
+    >
+      <div className="mb-2 flex items-center gap-1 px-1">
+        <button
+          type="button"
+          {...sortable.attributes}
+          {...sortable.listeners}
+          aria-label={`Drag lane ${lane.name}`}
+          className="cursor-grab touch-none rounded p-0.5 text-zinc-500 hover:bg-zinc-200 dark:hover:bg-zinc-800"
+        >
+          <GripVertical aria-hidden className="size-4" />
+        </button>
+        <h2 id={headingId} className="min-w-0 flex-1 truncate text-sm font-semibold">
+          {lane.name}
+        </h2>
+        <span className="text-xs text-zinc-600 dark:text-zinc-400">
+          {lane.taskCount}
+          <span className="sr-only"> tasks</span>
+        </span>
+        <DropdownMenu.Root>
+          <DropdownMenu.Trigger
+            className="rounded p-1 hover:bg-zinc-200 dark:hover:bg-zinc-800"
+            aria-label={`Lane ${lane.name} actions`}
+          >
+            <MoreHorizontal aria-hidden className="size-4" />
+          </DropdownMenu.Trigger>
+          <DropdownMenu.Portal>
+            <DropdownMenu.Content
+              align="end"
+              className="z-50 min-w-36 rounded-md border border-zinc-200 bg-white p-1 shadow-lg dark:border-zinc-800 dark:bg-zinc-900"
+            >
+              <DropdownMenu.Item className={MENU_ITEM} onSelect={() => actions.rename(lane)}>
+                Rename lane
+              </DropdownMenu.Item>
+              <DropdownMenu.Item
+                className={`${MENU_ITEM} text-red-700 dark:text-red-400`}
+                onSelect={() => actions.remove(lane)}
+              >
+                Delete lane
+              </DropdownMenu.Item>
+            </DropdownMenu.Content>
+          </DropdownMenu.Portal>
+        </DropdownMenu.Root>
+      </div>
+      <div
+        ref={drop.setNodeRef}
+        className={`min-h-10 rounded-md ${drop.isOver ? 'ring-2 ring-accent-500' : ''}`}
+      >
+        {cards.length === 0 ? (
+          <p className="px-1 py-2 text-xs text-zinc-600 dark:text-zinc-400">No tasks.</p>
+        ) : (
+          <SortableContext items={cards.map((card) => card.id)} strategy={verticalListSortingStrategy}>
+            {cards.length >= VIRTUAL_FROM ? (
+              <VirtualCards cards={cards} onMove={actions.move} onArchive={actions.archive} />
+            ) : (
+              <ul className="space-y-2">
+                {cards.map((card) => (
+                  <TaskCard
+                    key={card.id}
+                    card={card}
+                    onMove={() => actions.move(card)}
+                    onArchive={() => actions.archive(card)}
+                  />
+                ))}
+              </ul>
+            )}
+          </SortableContext>
+        )}
+      </div>
+      <form onSubmit={submit} className="mt-2 flex gap-1">
+        <label htmlFor={`new-task-${lane.id}`} className="sr-only">
+          New task in {lane.name}
+        </label>
+        <input
+          id={`new-task-${lane.id}`}
+          name="title"
+          placeholder="Add a task…"
+          aria-invalid={error ? true : undefined}
+          className="min-w-0 flex-1 rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+        />
+        <Button type="submit" busy={adding} className="min-h-8 px-2 py-0.5">
+          Add
+        </Button>
+      </form>
+      {error ? (
+        <p role="alert" className="mt-1 text-xs text-red-700 dark:text-red-400">
+          {fieldError(error, 'title') ?? (error instanceof Error ? error.message : 'Could not add the task.')}
+        </p>
+      ) : null}
+    </section>
+  );
+}

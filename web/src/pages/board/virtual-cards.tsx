@@ -1,0 +1,49 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useRef } from 'react';
+import type { Card } from './board-data';
+import { TaskCard } from './card';
+
+/** Lanes longer than this render only the cards in view (a board of thousands stays responsive). */
+export const VIRTUAL_FROM = 40;
+
+/**
+ * A long lane's cards in their own scroll area, only the visible ones (and a few more) in the DOM.
+ * Heights are measured as cards render; the estimate only sizes the scrollbar until then.
+ */
+export function VirtualCards({
+  cards,
+  onMove,
+  onArchive,
+}: {
+  cards: Card[];
+  onMove: (card: Card) => void;
+  onArchive: (card: Card) => void;
+}) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: cards.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 112,
+    gap: 8,
+    overscan: 6,
+    getItemKey: (index) => cards[index]?.id ?? index,
+  });
+  return (
+    <div ref={scroller} className="max-h-[70vh] overflow-y-auto">
+      <ul className="relative" style={{ height: virtualizer.getTotalSize() }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const card = cards[item.index]!;
+          return (
+            <TaskCard
+              key={item.key}
+              card={card}
+              place={{ index: item.index, top: item.start, measure: virtualizer.measureElement }}
+              onMove={() => onMove(card)}
+              onArchive={() => onArchive(card)}
+            />
+          );
+        })}
+      </ul>
+    </div>
+  );
+}

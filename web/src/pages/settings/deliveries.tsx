@@ -1,0 +1,82 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { RotateCcw } from 'lucide-react';
+import { toast } from 'sonner';
+import { api } from '../../api/client';
+import type { Delivery } from '../../api/types';
+import { Button, EmptyState, errorMessage, Time } from '../../components/ui';
+import { DeliveryBadge } from './webhook-status';
+
+function AttemptList({ delivery }: { delivery: Delivery }) {
+  if (delivery.attempts.length === 0) {
+    return <p className="text-xs text-zinc-600 dark:text-zinc-400">Not attempted yet.</p>;
+  }
+  return (
+    <ol className="space-y-2">
+      {delivery.attempts.map((attempt) => (
+        <li key={attempt.number} className="rounded-md bg-zinc-50 p-2 text-xs dark:bg-zinc-900">
+          <p className="flex flex-wrap gap-x-3">
+            <span className="font-medium">Attempt {attempt.number}</span>
+            <Time iso={attempt.at} />
+            <span>{attempt.responseStatus === null ? 'no response' : `HTTP ${attempt.responseStatus}`}</span>
+            {attempt.durationMs !== null && <span>{attempt.durationMs} ms</span>}
+          </p>
+          {attempt.error && <p className="mt-1 text-red-800 dark:text-red-300">{attempt.error}</p>}
+          {attempt.responseBody && (
+            <pre className="mt-1 max-h-32 overflow-auto whitespace-pre-wrap break-all font-mono text-zinc-700 dark:text-zinc-300">
+              {attempt.responseBody}
+            </pre>
+          )}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** One tab of the delivery log: each delivery with its attempts, the next attempt, and Redeliver. */
+export function DeliveryLog({ webhookId, deliveries }: { webhookId: string; deliveries: Delivery[] }) {
+  const queryClient = useQueryClient();
+  const redeliver = useMutation({
+    mutationFn: (deliveryId: string) =>
+      api.post<{ deliveryId: string }>(`/webhooks/${webhookId}/deliveries/${deliveryId}/redeliver`),
+    onSuccess: () => {
+      toast.success('Queued for delivery again');
+      void queryClient.invalidateQueries({ queryKey: ['webhooks'] });
+    },
+    onError: (error) => toast.error(errorMessage(error)),
+  });
+  if (deliveries.length === 0) return <EmptyState title="No deliveries here" />;
+  return (
+    <ul className="space-y-3">
+      {deliveries.map((delivery) => (
+        <li
+          key={delivery.id}
+          className="space-y-2 rounded-lg border border-zinc-200 p-3 dark:border-zinc-800"
+          aria-label={`${delivery.eventType} delivery`}
+        >
+          <div className="flex flex-wrap items-center gap-2">
+            <DeliveryBadge status={delivery.status} />
+            <code className="text-sm">{delivery.eventType}</code>
+            <span className="text-xs text-zinc-600 dark:text-zinc-400">
+              <Time iso={delivery.createdAt} /> · {delivery.id}
+            </span>
+            <Button
+              variant="ghost"
+              className="ml-auto"
+              busy={redeliver.isPending && redeliver.variables === delivery.id}
+              onClick={() => redeliver.mutate(delivery.id)}
+              aria-label={`Redeliver ${delivery.eventType} (${delivery.id})`}
+            >
+              <RotateCcw aria-hidden className="size-4" /> Redeliver
+            </Button>
+          </div>
+          {delivery.nextAttemptAt && (
+            <p className="text-xs text-zinc-700 dark:text-zinc-300">
+              Next attempt <Time iso={delivery.nextAttemptAt} />
+            </p>
+          )}
+          <AttemptList delivery={delivery} />
+        </li>
+      ))}
+    </ul>
+  );
+}

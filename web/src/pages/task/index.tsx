@@ -1,0 +1,202 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { toast } from 'sonner';
+import { api } from '../../api/client';
+import {
+  Button,
+  ErrorState,
+  FormError,
+  fieldError,
+  Loading,
+  SelectField,
+  TextField,
+  Time,
+} from '../../components/ui';
+import { boardKey, PRIORITY_LABELS } from '../board/board-data';
+import { TaskActivity } from './activity';
+import { Assets } from './assets';
+import { Comments } from './comments';
+import { MarkdownText } from './markdown';
+import { type TaskDetail, taskKey, taskPath } from './task-data';
+import { Todos } from './todos';
+import { Turns } from './turns';
+
+type Changes = Partial<Pick<TaskDetail, 'title' | 'description' | 'priority' | 'tags'>>;
+
+function EditTask({
+  task,
+  onSave,
+  busy,
+  error,
+  onCancel,
+}: {
+  task: TaskDetail;
+  onSave: (changes: Changes) => void;
+  busy: boolean;
+  error: unknown;
+  onCancel: () => void;
+}) {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    onSave({
+      title: String(form.get('title')),
+      description: String(form.get('description')),
+      priority: Number(form.get('priority')),
+      tags: String(form.get('tags'))
+        .split(',')
+        .map((tag) => tag.trim())
+        .filter(Boolean),
+    });
+  };
+  return (
+    <form onSubmit={submit} className="space-y-4">
+      <TextField
+        label="Title"
+        name="title"
+        defaultValue={task.title}
+        required
+        error={fieldError(error, 'title')}
+      />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <SelectField label="Priority" name="priority" defaultValue={String(task.priority)}>
+          {PRIORITY_LABELS.map((label, value) => (
+            <option key={label} value={value}>
+              {label}
+            </option>
+          ))}
+        </SelectField>
+        <TextField
+          label="Tags"
+          name="tags"
+          defaultValue={task.tags.join(', ')}
+          hint="Separated by commas."
+          error={fieldError(error, 'tags')}
+        />
+      </div>
+      <div className="space-y-1">
+        <label htmlFor="task-description" className="block text-sm font-medium">
+          Description (Markdown)
+        </label>
+        <textarea
+          id="task-description"
+          name="description"
+          rows={8}
+          defaultValue={task.description}
+          className="block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 font-mono text-sm dark:border-zinc-700 dark:bg-zinc-900"
+        />
+      </div>
+      {!['title', 'tags'].some((f) => fieldError(error, f)) && <FormError error={error} />}
+      <div className="flex gap-2">
+        <Button type="submit" variant="primary" busy={busy}>
+          Save
+        </Button>
+        <Button onClick={onCancel}>Cancel</Button>
+      </div>
+    </form>
+  );
+}
+
+export default function TaskPage() {
+  const { boardId = '', taskId = '' } = useParams();
+  const queryClient = useQueryClient();
+  const [editing, setEditing] = useState(false);
+  const task = useQuery({
+    queryKey: [...taskKey(boardId, taskId), 'detail'],
+    queryFn: () => api.get<TaskDetail>(taskPath(boardId, taskId)),
+  });
+  const board = useQuery({
+    queryKey: ['board-summary', boardId],
+    queryFn: () => api.get<{ name: string; lanes: { id: string; name: string }[] }>(`/boards/${boardId}`),
+  });
+  const save = useMutation({
+    mutationFn: (changes: Changes) => api.patch(taskPath(boardId, taskId), changes),
+    onSuccess: () => {
+      setEditing(false);
+      toast.success('Task saved');
+      void queryClient.invalidateQueries({ queryKey: taskKey(boardId, taskId) });
+      void queryClient.invalidateQueries({ queryKey: boardKey(boardId) });
+    },
+  });
+  useEffect(() => {
+    document.title = task.data ? `${task.data.title} · Laneboard` : 'Task · Laneboard';
+  }, [task.data]);
+  if (task.isPending) return <Loading label="Loading task…" />;
+  if (task.isError) return <ErrorState error={task.error} onRetry={() => task.refetch()} />;
+  const t = task.data;
+  const laneName = board.data?.lanes.find((lane) => lane.id === t.laneId)?.name;
+  return (
+    <>
+      <nav
+        aria-label="Breadcrumb"
+        className="mb-3 flex flex-wrap items-center gap-1 text-sm text-zinc-700 dark:text-zinc-300"
+      >
+        <Link to="/" className="hover:underline">
+          Boards
+        </Link>
+        <span aria-hidden>/</span>
+        <Link to={`/boards/${boardId}`} className="hover:underline">
+          {board.data?.name ?? 'Board'}
+        </Link>
+        <span aria-hidden>/</span>
+        <code>{t.shortId}</code>
+      </nav>
+      <div className="grid gap-8 lg:grid-cols-[1fr_22rem]">
+        <div className="min-w-0 space-y-8">
+          {editing ? (
+            <EditTask
+              task={t}
+              onSave={(changes) => save.mutate(changes)}
+              busy={save.isPending}
+              error={save.error}
+              onCancel={() => setEditing(false)}
+            />
+          ) : (
+            <div className="space-y-3">
+              <div className="flex items-start gap-3">
+                <h1 className="min-w-0 flex-1 text-xl font-semibold break-words">{t.title}</h1>
+                <Button onClick={() => setEditing(true)}>Edit</Button>
+              </div>
+              <dl className="flex flex-wrap gap-x-4 gap-y-1 text-sm text-zinc-700 dark:text-zinc-300">
+                <div>
+                  <dt className="inline text-zinc-600 dark:text-zinc-400">Lane </dt>
+                  <dd className="inline">{laneName ?? '…'}</dd>
+                </div>
+                <div>
+                  <dt className="inline text-zinc-600 dark:text-zinc-400">Priority </dt>
+                  <dd className="inline">{PRIORITY_LABELS[t.priority]}</dd>
+                </div>
+                {t.tags.length > 0 && (
+                  <div>
+                    <dt className="inline text-zinc-600 dark:text-zinc-400">Tags </dt>
+                    <dd className="inline">{t.tags.join(', ')}</dd>
+                  </div>
+                )}
+                <div>
+                  <dt className="inline text-zinc-600 dark:text-zinc-400">Updated </dt>
+                  <dd className="inline">
+                    <Time iso={t.updatedAt} />
+                  </dd>
+                </div>
+                {t.archived && <dd>Archived</dd>}
+              </dl>
+              {t.description ? (
+                <MarkdownText text={t.description} />
+              ) : (
+                <p className="text-sm text-zinc-600 dark:text-zinc-400">No description.</p>
+              )}
+            </div>
+          )}
+          <Comments boardId={boardId} taskId={taskId} />
+          <Turns boardId={boardId} taskId={taskId} />
+        </div>
+        <aside aria-label="Todos, files and activity" className="space-y-8">
+          <Todos boardId={boardId} taskId={taskId} />
+          <Assets boardId={boardId} taskId={taskId} />
+          <TaskActivity boardId={boardId} taskId={taskId} />
+        </aside>
+      </div>
+    </>
+  );
+}
