@@ -69,6 +69,12 @@ function peakRssMb(pid) {
   return Math.round(Number(line.split(/\s+/)[1]) / 1024);
 }
 
+/** utime + stime of a process in seconds (fields 14 and 15 of /proc/<pid>/stat). */
+function cpuSeconds(pid) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 async function startServer(dataDir) {
   const env = {
     ...process.env,
@@ -131,6 +137,7 @@ async function fanOutRound(sink) {
     for (let i = 0; i < WEBHOOKS; i++)
       await api('POST', '/webhooks', { url: `http://127.0.0.1:${sink.port}/hook-${i}`, events: ['*'] });
     await sink.ask('reset');
+    const cpuBefore = cpuSeconds(child.pid);
     const started = performance.now();
     await Promise.all(
       Array.from({ length: TASKS }, (_, i) =>
@@ -138,12 +145,16 @@ async function fanOutRound(sink) {
       ),
     );
     const createdAfter = performance.now() - started;
+    const { distinct: deliveredWhenCreated } = await sink.ask('count');
     await waitForReceiver(sink, TOTAL, 120_000);
     const seconds = (performance.now() - started) / 1000;
     return {
       deliveriesPerSecond: Math.round(TOTAL / seconds),
       seconds: Number(seconds.toFixed(2)),
       tasksCreatedAfterMs: Math.round(createdAfter),
+      deliveredWhenCreated,
+      // The server's CPU time over the run (the creates included), per delivery.
+      serverCpuUsPerDelivery: Math.round(((cpuSeconds(child.pid) - cpuBefore) * 1e6) / TOTAL),
       serverPeakRssMb: peakRssMb(child.pid),
     };
   } finally {
@@ -160,6 +171,7 @@ async function bareRound(sink, sample) {
   const agent = new Agent({ connections: PER_HOST });
   await sink.ask('reset');
   let next = 0;
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const worker = async () => {
     while (next < TOTAL) {
@@ -189,8 +201,14 @@ async function bareRound(sink, sample) {
   await Promise.all(Array.from({ length: PER_HOST }, worker));
   await waitForReceiver(sink, TOTAL, 120_000);
   const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
   await agent.close();
-  return { deliveriesPerSecond: Math.round(TOTAL / seconds), seconds: Number(seconds.toFixed(2)) };
+  return {
+    deliveriesPerSecond: Math.round(TOTAL / seconds),
+    seconds: Number(seconds.toFixed(2)),
+    // This process's CPU time (the client's, and the bench's polling of the receiver), per delivery.
+    cpuUsPerDelivery: Math.round((cpu.user + cpu.system) / TOTAL),
+  };
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
