@@ -16,19 +16,32 @@ pool.on('error', () => {});
 const q = (name, text) => (client, values) => client.query({ name, text, values });
 const keyByHash = q('key', 'select id, all_boards from api_keys where key_hash = $1 and revoked_at is null');
 const grant = q('grant', 'select permission from api_key_grants where api_key_id = $1 and board_id = $2');
+// Positions as Laneboard computes them from the stored ranks: numbered in the list, counted in the detail.
 const listTasks = q(
   'list',
-  `select t.id, t.short_id, t.title, t.lane_id, t.priority, t.tags, t.archived, t.position, t.created_at, t.updated_at
-   from tasks t join lanes l on l.id = t.lane_id where t.board_id = $1 and t.archived = 0 order by l.position, t.position`,
+  `select t.id, t.short_id, t.title, t.lane_id, t.priority, t.tags, t.archived, t.created_at, t.updated_at,
+     cast(row_number() over (partition by t.lane_id order by t.rank, t.id) - 1 as integer) as position
+   from tasks t join lanes l on l.id = t.lane_id where t.board_id = $1 and t.archived = 0
+   order by l.position, position`,
 );
-const taskDetail = q('detail', 'select * from tasks where id = $1 and board_id = $2');
-// The lane lock keeps positions dense, as Laneboard's does; it is held for the insert and the commit.
-const lockLane = q('lock', 'select id from lanes where id = $1 and board_id = $2 for update');
+const taskDetail = q(
+  'detail',
+  `select *, case when t.archived = 0 then (select cast(count(*) as integer) from tasks e
+     where e.lane_id = t.lane_id and e.archived = 0 and (e.rank, e.id) < (t.rank, t.id)) end as position
+   from tasks t where id = $1 and board_id = $2`,
+);
+// An append takes no lane lock, as Laneboard's: the lane check, the position (a count) and the rank (from
+// the sequence) in one statement, then the insert.
+const appendSlot = q(
+  'slot',
+  `select (select cast(count(*) as integer) from tasks where lane_id = lanes.id and archived = 0) as position,
+     nextval('tasks_rank_seq') as rank
+   from lanes where id = $1 and board_id = $2`,
+);
 const insertTask = q(
   'insert',
-  `insert into tasks (id, board_id, lane_id, short_id, title, description, priority, tags, archived, position, created_at, updated_at)
-   select $1, $2, $3, $4, $5, '', 0, '[]', 0, coalesce(max(position) + 1, 0), $6, $6 from tasks where lane_id = $3
-   returning position`,
+  `insert into tasks (id, board_id, lane_id, short_id, title, description, priority, tags, archived, rank, created_at, updated_at)
+   values ($1, $2, $3, $4, $5, '', 0, '[]', 0, $6, $7, $7)`,
 );
 const counters = new Map();
 
@@ -98,13 +111,14 @@ async function handle(req, res) {
     const id = `task_${randomBytes(16).toString('base64url')}`;
     await client.query('begin');
     try {
-      if ((await lockLane(client, [body.laneId, boardId])).rows.length === 0) {
+      const slot = (await appendSlot(client, [body.laneId, boardId])).rows[0];
+      if (!slot) {
         await client.query('rollback');
         return send(res, 400, { error: { code: 'validation_error', message: 'laneId' } });
       }
       const shortId = randomBytes(6).toString('hex');
-      const { position } = (await insertTask(client, [id, boardId, body.laneId, shortId, body.title, now]))
-        .rows[0];
+      await insertTask(client, [id, boardId, body.laneId, shortId, body.title, slot.rank, now]);
+      const { position } = slot;
       await client.query('commit');
       send(res, 201, { data: { id, title: body.title, laneId: body.laneId, position } });
     } catch (error) {

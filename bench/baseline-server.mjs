@@ -20,16 +20,27 @@ db.pragma('busy_timeout = 5000');
 
 const keyByHash = db.prepare('select id, all_boards from api_keys where key_hash = ? and revoked_at is null');
 const grant = db.prepare('select permission from api_key_grants where api_key_id = ? and board_id = ?');
+// Positions as Laneboard computes them from the stored ranks: numbered in the list, counted in the detail.
 const listTasks = db.prepare(
-  `select t.id, t.short_id, t.title, t.lane_id, t.priority, t.tags, t.archived, t.position, t.created_at, t.updated_at
-   from tasks t join lanes l on l.id = t.lane_id where t.board_id = ? and t.archived = 0 order by l.position, t.position`,
+  `select t.id, t.short_id, t.title, t.lane_id, t.priority, t.tags, t.archived, t.created_at, t.updated_at,
+     row_number() over (partition by t.lane_id order by t.rank, t.id) - 1 as position
+   from tasks t join lanes l on l.id = t.lane_id where t.board_id = ? and t.archived = 0
+   order by l.position, position`,
 );
-const taskDetail = db.prepare('select * from tasks where id = ? and board_id = ?');
-const laneOf = db.prepare('select id from lanes where id = ? and board_id = ?');
-// The same next-position query as Laneboard's (max of the dense positions, one index lookup).
-const countInLane = db.prepare('select coalesce(max(position) + 1, 0) as n from tasks where lane_id = ?');
+const taskDetail = db.prepare(
+  `select *, case when t.archived = 0 then (select count(*) from tasks e
+     where e.lane_id = t.lane_id and e.archived = 0 and (e.rank, e.id) < (t.rank, t.id)) end as position
+   from tasks t where id = ? and board_id = ?`,
+);
+// The same append query as Laneboard's: the lane check, the position (a count) and the rank (the lane's
+// last + 1) in one statement.
+const appendSlot = db.prepare(
+  `select (select count(*) from tasks where lane_id = lanes.id and archived = 0) as position,
+     coalesce((select max(rank) from tasks where lane_id = lanes.id and archived = 0), 0) + 1 as rank
+   from lanes where id = ? and board_id = ?`,
+);
 const insertTask = db.prepare(
-  `insert into tasks (id, board_id, lane_id, short_id, title, description, priority, tags, archived, position, created_at, updated_at)
+  `insert into tasks (id, board_id, lane_id, short_id, title, description, priority, tags, archived, rank, created_at, updated_at)
    values (?, ?, ?, ?, ?, '', 0, '[]', 0, ?, ?, ?)`,
 );
 const counters = new Map();
@@ -85,14 +96,13 @@ http
     });
     req.on('end', () => {
       const body = JSON.parse(raw);
-      if (!laneOf.get(body.laneId, boardId))
-        return send(res, 400, { error: { code: 'validation_error', message: 'laneId' } });
       const now = new Date().toISOString();
       const id = `task_${randomBytes(16).toString('base64url')}`;
       // IMMEDIATE: a deferred transaction that reads first cannot wait its turn to write (SQLITE_BUSY).
       const created = db
         .transaction(() => {
-          const position = countInLane.get(body.laneId).n;
+          const slot = appendSlot.get(body.laneId, boardId);
+          if (!slot) return null;
           insertTask.run(
             id,
             boardId,
@@ -100,13 +110,14 @@ http
             // 48 random bits: a bench run creates tens of thousands of tasks, and a 32-bit id collided.
             randomBytes(6).toString('hex'),
             body.title,
-            position,
+            slot.rank,
             now,
             now,
           );
-          return position;
+          return slot.position;
         })
         .immediate();
+      if (created === null) return send(res, 400, { error: { code: 'validation_error', message: 'laneId' } });
       send(res, 201, { data: { id, title: body.title, laneId: body.laneId, position: created } });
     });
   })

@@ -77,7 +77,7 @@ results.load.push(fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3
 // Tasks: 100 → 10 000 on one board (4 lanes).
 let tasks = 0;
 for (const size of [100, 1000, 10_000]) {
-  await run(`insert into tasks (id, board_id, lane_id, short_id, title, description, priority, tags, archived, position, created_at, updated_at)
+  await run(`insert into tasks (id, board_id, lane_id, short_id, title, description, priority, tags, archived, rank, created_at, updated_at)
     select 'task_' || ${pad('i')}, 'brd_1', 'lane_' || (i % 4), 's' || i, 'Task ' || i, '', 0, '[]', 0, i / 4, '${NOW}', '${NOW}'
     from ${numbers(tasks, size)}`);
   tasks = size;

@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServ
 import type { Redis } from 'ioredis';
 import { type Database, pingDatabase } from './db/database.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './http/error-handler.js';
+import { lazyRequestLogger } from './http/lazy-request-logger.js';
 import { apiReference } from './http/plugins/api-reference.js';
 import { authentication } from './http/plugins/authentication.js';
 import { idempotency } from './http/plugins/idempotency.js';
@@ -64,6 +65,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Ids come from genReqId alone (Fastify would otherwise take any X-Request-Id value as it is).
     requestIdHeader: false,
     genReqId: requestId,
+    childLoggerFactory: lazyRequestLogger,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   echoRequestId(app);

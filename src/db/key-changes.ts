@@ -23,19 +23,46 @@ export interface KeyChanges {
 
 /**
  * SQLite: `PRAGMA data_version` changes when another connection (another instance or a CLI process)
- * commits to the file; `total_changes()` counts this connection's own writes. Any write moves the stamp,
- * not only writes to keys: the stamp is cheap to read (one statement, no I/O), and a write-heavy moment
- * only costs lookups that would have been made without a cache anyway.
+ * commits to the file. This connection's own writes to keys and grants are counted by temporary
+ * triggers (they live only on this connection, not in the schema) that call back into this process:
+ * counting every write of the connection instead (`total_changes()`) emptied the cache on each task
+ * create, so a write-heavy moment paid a key lookup per request. The triggers are installed on the
+ * first `current()` outside a transaction, after migrations made the tables; until then, every own
+ * write counts.
  */
 export function sqliteKeyChanges(sqlite: SqliteDatabase.Database): KeyChanges {
-  const stamp = sqlite
-    .prepare('select data_version as v, total_changes() as c from pragma_data_version')
-    .raw();
+  // The pragma statement itself: a third cheaper than selecting from pragma_data_version.
+  const version = sqlite.prepare('pragma data_version').pluck();
+  const totalChanges = sqlite.prepare('select total_changes()').pluck();
   let local = 0;
+  let counting = false;
+  const countOwnKeyWrites = (): boolean => {
+    // Not inside another request's open transaction: its rollback would take the triggers with it.
+    if (sqlite.inTransaction) return false;
+    try {
+      sqlite.function('laneboard_key_written', { varargs: false }, () => {
+        local++;
+        return null;
+      });
+      for (const table of ['api_keys', 'api_key_grants']) {
+        for (const event of ['insert', 'update', 'delete']) {
+          sqlite.exec(
+            `create temp trigger if not exists laneboard_${table}_${event} after ${event} on main.${table}
+             begin select laneboard_key_written(); end`,
+          );
+        }
+      }
+      return true;
+    } catch {
+      // The tables do not exist yet (before migrations): try again on the next call.
+      return false;
+    }
+  };
   return {
     current: () => {
-      const [version, changes] = stamp.get() as [number, number];
-      return `${version}:${changes}:${local}`;
+      if (!counting) counting = countOwnKeyWrites();
+      const own = counting ? local : `${local}:${totalChanges.get() as number}`;
+      return `${version.get() as number}:${own}`;
     },
     changed: () => {
       local++;

@@ -62,8 +62,11 @@ export interface TasksTable {
   priority: number;
   tags: string;
   archived: number;
-  /** Index among the lane's non-archived tasks; null while archived. */
-  position: number | null;
+  /**
+   * Sort key within the lane (ascending, then id). The dense position the API shows (0..n-1 among the
+   * lane's non-archived tasks) is computed from it when reading; an archived task's rank means nothing.
+   */
+  rank: number;
   created_at: string;
   updated_at: string;
   last_turn_at: string | null;

@@ -29,3 +29,12 @@ export function moveWithinList(
     ? { to, shift: { from: from + 1, to, delta: -1 } }
     : { to, shift: { from: to, to: from - 1, delta: 1 } };
 }
+
+/**
+ * A task rank strictly between its neighbours' (`before` undefined: the first place, before `after`),
+ * or null when no double lies between them and the tasks from `after` on must be given fresh ranks.
+ */
+export function rankBetween(before: number | undefined, after: number): number | null {
+  const rank = before === undefined ? after - 1 : before + (after - before) / 2;
+  return (before === undefined || rank > before) && rank < after ? rank : null;
+}

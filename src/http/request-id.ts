@@ -18,7 +18,8 @@ export function requestId(request: IncomingMessage): string {
 
 /** Answers every response with the request's id, so a caller can quote it. */
 export function echoRequestId(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);
+    done();
   });
 }

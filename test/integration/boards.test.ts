@@ -41,7 +41,7 @@ describe.each(DIALECTS)('boards ($dialect)', ({ dialect, skip }) => {
         priority: 0,
         tags: '[]',
         archived: archived ? 1 : 0,
-        position: archived ? null : taskSeq,
+        rank: taskSeq,
         created_at: stamp,
         updated_at: stamp,
       })

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import SqliteDatabase from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
@@ -152,6 +153,40 @@ describe.each(DIALECTS)('key lookup cache ($dialect)', ({ dialect, skip }) => {
       });
       expect(created.statusCode).toBe(201);
       expect((await postLane(t.app, key, created.json().data.id)).statusCode).toBe(201);
+    });
+
+    it('task writes leave the stamp alone, so a burst of creates keeps the cached lookup', async () => {
+      const { key } = await t.createKey({ [boardId]: 'edit' });
+      const unused = await listening(t.db.database);
+      const lane = (await postLane(t.app, key, boardId)).json().data;
+      // A key's first use records last_used_at, a key write: wait for it to be heard.
+      await notified(t.db.database, unused);
+      const before = await listening(t.db.database);
+      for (let i = 0; i < 3; i++) {
+        const created = await t.app.inject({
+          method: 'POST',
+          url: `/api/ext/v1/boards/${boardId}/tasks`,
+          headers: { authorization: `Bearer ${key}` },
+          payload: { title: `Task ${i}`, laneId: lane.id },
+        });
+        expect(created.statusCode).toBe(201);
+      }
+      expect(t.db.database.keyChanges.current()).toBe(before);
+    });
+
+    it("a key write on the instance's own connection that bypasses the key service applies at once", async () => {
+      const { key, id } = await t.createKey({ [boardId]: 'read' });
+      const url = `/api/ext/v1/boards/${boardId}`;
+      expect((await get(t.app, key, url)).statusCode).toBe(200);
+      expect((await get(t.app, key, url)).statusCode).toBe(200);
+      const before = await listening(t.db.database);
+
+      await sql`update api_keys set revoked_at = ${new Date().toISOString()} where id = ${id}`.execute(
+        t.db.database.kysely,
+      );
+      if (dialect === 'sqlite') expect(t.db.database.keyChanges.current()).not.toBe(before);
+      await notified(t.db.database, before);
+      expect((await get(t.app, key, url)).statusCode).toBe(401);
     });
 
     it('a revocation written by another process (the CLI) applies to the next request after it arrives', async () => {

@@ -177,7 +177,7 @@ describe.each(DIALECTS)('lanes ($dialect)', ({ dialect, skip }) => {
           priority: 0,
           tags: '[]',
           archived: 0,
-          position: 0,
+          rank: 0,
           created_at: new Date(now).toISOString(),
           updated_at: new Date(now).toISOString(),
         })

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findActiveKeyByHash } from '../../src/db/repositories/api-keys.js';
 import { claimDueDeliveries, recordAttempt } from '../../src/db/repositories/deliveries.js';
+import { appendSlot } from '../../src/db/repositories/task-ranks.js';
 import { countLaneTasks, findTask, listTasks } from '../../src/db/repositories/tasks.js';
 import { listTurnsPage } from '../../src/db/repositories/turns.js';
 import type { DB, Dialect } from '../../src/db/schema.js';
@@ -148,7 +149,7 @@ describe.each(DIALECTS)('query plans of the hot queries ($dialect)', ({ dialect,
         priority: 0,
         tags: '[]',
         archived: i % 10 === 9 ? 1 : 0,
-        position: i % 10 === 9 ? null : Math.floor(i / 4),
+        rank: Math.floor(i / 4),
         created_at: NOW,
         updated_at: NOW,
         last_turn_at: null,
@@ -242,18 +243,33 @@ describe.each(DIALECTS)('query plans of the hot queries ($dialect)', ({ dialect,
       expectIndexed(lane, dialect === 'sqlite' ? /SEARCH tasks USING INDEX/ : /Index.* on tasks/);
     });
 
-    it('task detail reads the task by its primary key, the next position from the lane index', async () => {
+    it('task detail reads the task by its primary key and counts its position in the lane rank index', async () => {
       const detail = await plansOf(async (db) => {
-        expect(await findTask(db, 'brd_2', 'task_brd_2_7')).toMatchObject({ title: 'T7' });
+        expect(await findTask(db, 'brd_2', 'task_brd_2_7')).toMatchObject({ title: 'T7', position: 1 });
       });
       expectIndexed(
         detail,
         dialect === 'sqlite' ? /SEARCH tasks USING INDEX sqlite_autoindex_tasks_1/ : /tasks_pkey/,
       );
-      const next = await plansOf(async (db) => {
+      // The count is a range of the index: the lane's active tasks, then ranks before the task's (SQLite
+      // ranges on the rank and filters the id of an equal rank in the index; PostgreSQL ranges on both).
+      expect(detail).toMatch(
+        dialect === 'sqlite'
+          ? /SEARCH earlier USING COVERING INDEX tasks_lane_rank_idx \(lane_id=\? AND archived=\? AND (rank<\?|\(rank,id\)<\(\?,\?\))\)/
+          : /(Index Only Scan using|Bitmap Index Scan on) tasks_lane_rank_idx.*\n\s+Index Cond: \(\(lane_id = tasks.lane_id\) AND \(archived = 0\) AND \(ROW\(rank, id\) < ROW\(tasks.rank, tasks.id\)\)\)/,
+      );
+      const count = await plansOf(async (db) => {
         expect(await countLaneTasks(db, 'lane_brd_2_0')).toBe(38);
       });
-      expectIndexed(next, /tasks_lane_position_idx/);
+      expectIndexed(count, /tasks_lane_rank_idx/);
+    });
+
+    it('an append reads its position and rank from the lane rank index, with no lock', async () => {
+      const plan = await plansOf(async (db) => {
+        expect(await appendSlot(db, dialect, 'brd_2', 'lane_brd_2_0')).toMatchObject({ position: 38 });
+      });
+      expectIndexed(plan, /tasks_lane_rank_idx/);
+      expect(plan).not.toMatch(/LockRows/);
     });
 
     it('a page of turns after a cursor is a range of the (task, captured_at, id) index', async () => {

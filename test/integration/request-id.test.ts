@@ -1,4 +1,8 @@
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -39,5 +43,59 @@ describe('request ids', () => {
       const res = await get('/healthz', { 'x-request-id': given });
       expect(res.headers['x-request-id'], given).toMatch(UUID);
     }
+  });
+});
+
+describe('request log lines', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp('sqlite');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** An app on the test database logging at `level` into the returned lines. */
+  async function loggingApp(level: string, extra?: (app: FastifyInstance) => void) {
+    const lines: Array<Record<string, unknown>> = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(JSON.parse(chunk.toString('utf8')));
+        done();
+      },
+    });
+    const app = await buildApp({
+      database: t.db.database,
+      services: t.services,
+      rateLimit: { max: 1000, windowMs: 60_000 },
+      loggerInstance: pino({ level }, stream),
+    });
+    extra?.(app);
+    await app.ready();
+    return { app, lines };
+  }
+
+  it('at info, logs arrival and completion of each request under its id (docs/operations.md)', async () => {
+    const { app, lines } = await loggingApp('info');
+    const res = await app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'log-1' } });
+    await app.close();
+    const mine = lines.filter((line) => line.reqId === 'log-1');
+    expect(mine.map((line) => line.msg)).toEqual(['incoming request', 'request completed']);
+    expect(mine[1]).toMatchObject({ res: { statusCode: res.statusCode } });
+  });
+
+  it('at warn, logs nothing for a request that succeeds, and a warning under its id', async () => {
+    const { app, lines } = await loggingApp('warn', (app) =>
+      app.get('/test/warns', async (request) => {
+        request.log.info('not written');
+        request.log.warn('written');
+        return { ok: true };
+      }),
+    );
+    await app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'log-2' } });
+    await app.inject({ method: 'GET', url: '/test/warns', headers: { 'x-request-id': 'log-3' } });
+    await app.close();
+    expect(lines.filter((line) => line.reqId === 'log-2')).toEqual([]);
+    expect(lines.filter((line) => line.reqId === 'log-3').map((line) => line.msg)).toEqual(['written']);
   });
 });

@@ -70,7 +70,7 @@ describe.each(DIALECTS)('task short ids ($dialect)', ({ dialect, skip }) => {
         priority: 0,
         tags: '[]',
         archived: 0,
-        position: i + 2,
+        rank: i + 2,
         created_at: now,
         updated_at: now,
         last_turn_at: null,

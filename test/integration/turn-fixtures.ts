@@ -41,7 +41,7 @@ export async function insertTask(t: TestApp, boardId: string, laneId: string): P
       priority: 0,
       tags: '[]',
       archived: 0,
-      position: 0,
+      rank: 0,
       created_at: now,
       updated_at: now,
       last_turn_at: null,

@@ -185,7 +185,7 @@ async function seedTasks(t: TestApp, boardId: string, laneIds: string[], count: 
     priority: i % 4,
     tags: JSON.stringify(i % 3 === 0 ? ['backend'] : []),
     archived: 0,
-    position: Math.floor(i / laneIds.length),
+    rank: Math.floor(i / laneIds.length),
     created_at: now,
     updated_at: now,
     last_turn_at: null,

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Database } from '../database.js';
 import type { BoardRow, Executor, LaneRow } from '../schema.js';
+import { countedPosition, windowPosition } from './task-ranks.js';
 
 /** One card's row: the task's own columns plus its aggregates. */
 export interface CardRow {
@@ -106,13 +107,14 @@ export async function readCardRows(db: Executor, query: CardQuery): Promise<Card
       'short_id',
       'title',
       'lane_id',
-      'position',
       'priority',
       'tags',
       'archived',
       'updated_at',
       'last_turn_at',
     ])
+    // Chosen cards count their positions; the whole board's are numbered in one pass.
+    .select((taskIds ? countedPosition : windowPosition).as('position'))
     .where('board_id', '=', boardId);
   if (!query.includeArchived) tasks = tasks.where('archived', '=', 0);
   if (taskIds) tasks = tasks.where('id', 'in', taskIds);
@@ -121,6 +123,7 @@ export async function readCardRows(db: Executor, query: CardQuery): Promise<Card
     .orderBy('archived')
     .orderBy('position')
     .orderBy('created_at')
+    .orderBy('id')
     .execute();
 
   const archivedFilter = query.includeArchived ? sql`` : sql`and t.archived = 0`;

@@ -1,9 +1,14 @@
+import { sql } from 'kysely';
 import { precompiled } from '../precompiled.js';
-import type { Executor, NewTaskRow, ShiftRange, TaskRow } from '../schema.js';
+import type { Executor, NewTaskRow, TaskRow } from '../schema.js';
 import type { Tx } from '../transaction.js';
+import { countedPosition, windowPosition } from './task-ranks.js';
 
-/** A task as the list shows it: the (possibly long) description and turn timestamp are not read. */
-export type TaskListRow = Omit<TaskRow, 'description' | 'last_turn_at'>;
+/** A stored task with its dense position (the index among the lane's active tasks; null when archived). */
+export type TaskWithPosition = TaskRow & { position: number | null };
+
+/** A task as the list shows it: the (possibly long) description, turn timestamp and rank are not read. */
+export type TaskListRow = Omit<TaskWithPosition, 'description' | 'last_turn_at' | 'rank'>;
 
 export interface TaskListFilter {
   laneId?: string;
@@ -21,12 +26,14 @@ const LIST_COLUMNS = [
   'tasks.priority',
   'tasks.tags',
   'tasks.archived',
-  'tasks.position',
   'tasks.created_at',
   'tasks.updated_at',
 ] as const;
 
-/** Board order: lane position, then the lane's active tasks by position, then its archived ones. */
+/**
+ * Board order: lane position, then the lane's active tasks by position, then its archived ones (oldest
+ * first). A short-id prefix counts each match's position (a window would number only the matches).
+ */
 export async function listTasks(
   db: Executor,
   boardId: string,
@@ -41,6 +48,7 @@ export function taskListQuery(db: Executor, boardId: string, filter: TaskListFil
     .selectFrom('tasks')
     .innerJoin('lanes', 'lanes.id', 'tasks.lane_id')
     .select(LIST_COLUMNS)
+    .select((filter.shortIdPrefix === undefined ? windowPosition : countedPosition).as('position'))
     .where('tasks.board_id', '=', boardId);
   if (filter.laneId !== undefined) query = query.where('tasks.lane_id', '=', filter.laneId);
   if (!filter.includeArchived) query = query.where('tasks.archived', '=', 0);
@@ -51,19 +59,32 @@ export function taskListQuery(db: Executor, boardId: string, filter: TaskListFil
       .where('tasks.short_id', '>=', filter.shortIdPrefix)
       .where('tasks.short_id', '<', `${filter.shortIdPrefix}{`);
   }
-  return query
-    .orderBy('lanes.position')
-    .orderBy('tasks.archived')
-    .orderBy('tasks.position')
-    .orderBy('tasks.created_at')
-    .orderBy('tasks.id');
+  return (
+    query
+      .orderBy('lanes.position')
+      .orderBy('tasks.archived')
+      // The computed position (null for every archived task, which then go by age).
+      .orderBy('position')
+      .orderBy('tasks.created_at')
+      .orderBy('tasks.id')
+  );
 }
 
 const findTaskQuery = precompiled(2, (db, boardId: string, taskId: string) =>
-  db.selectFrom('tasks').selectAll().where('id', '=', taskId).where('board_id', '=', boardId),
+  db
+    .selectFrom('tasks')
+    .selectAll()
+    .select(countedPosition.as('position'))
+    .where('id', '=', taskId)
+    .where('board_id', '=', boardId),
 );
 
-export async function findTask(db: Executor, boardId: string, taskId: string): Promise<TaskRow | undefined> {
+/** The task with its position (counted through the lane's rank index). */
+export async function findTask(
+  db: Executor,
+  boardId: string,
+  taskId: string,
+): Promise<TaskWithPosition | undefined> {
   return (await findTaskQuery(db, boardId, taskId))[0];
 }
 
@@ -101,7 +122,7 @@ export async function updateTask(
   changes: Partial<
     Pick<
       TaskRow,
-      'title' | 'description' | 'priority' | 'tags' | 'archived' | 'lane_id' | 'position' | 'updated_at'
+      'title' | 'description' | 'priority' | 'tags' | 'archived' | 'lane_id' | 'rank' | 'updated_at'
     >
   >,
 ): Promise<void> {
@@ -112,47 +133,17 @@ export async function deleteTask(db: Executor, taskId: string): Promise<void> {
   await db.deleteFrom('tasks').where('id', '=', taskId).execute();
 }
 
-/**
- * The number of the lane's non-archived tasks, which is also the next free position. Positions are dense
- * (0..n-1) among active tasks and null for archived ones, so this is max(position) + 1: one lookup at the
- * end of the (lane_id, position) index instead of counting every task of the lane.
- */
-const lastLanePosition = precompiled(1, (db, laneId: string) =>
+const activeLaneTasks = precompiled(1, (db, laneId: string) =>
   db
     .selectFrom('tasks')
-    .select((eb) => eb.fn.max<number | string | null>('position').as('last'))
-    .where('lane_id', '=', laneId),
+    .select(sql<number>`cast(count(*) as integer)`.as('n'))
+    .where('lane_id', '=', laneId)
+    .where('archived', '=', 0),
 );
 
+/** The number of the lane's non-archived tasks: one range of the (lane_id, archived, rank) index. */
 export async function countLaneTasks(db: Executor, laneId: string): Promise<number> {
-  const last = (await lastLanePosition(db, laneId))[0]?.last ?? null;
-  return last === null ? 0 : Number(last) + 1;
-}
-
-/** Shifts the positions of a lane's active tasks in [from, to] by delta. */
-export async function shiftTaskPositions(db: Executor, laneId: string, range: ShiftRange): Promise<void> {
-  await db
-    .updateTable('tasks')
-    .set((eb) => ({ position: eb('position', '+', range.delta) }))
-    .where('lane_id', '=', laneId)
-    .where('position', '>=', range.from)
-    .where('position', '<=', range.to)
-    .execute();
-}
-
-/** Shifts the positions of a lane's active tasks at `from` or later by delta (no upper bound). */
-export async function shiftTaskPositionsFrom(
-  db: Executor,
-  laneId: string,
-  from: number,
-  delta: 1 | -1,
-): Promise<void> {
-  await db
-    .updateTable('tasks')
-    .set((eb) => ({ position: eb('position', '+', delta) }))
-    .where('lane_id', '=', laneId)
-    .where('position', '>=', from)
-    .execute();
+  return Number((await activeLaneTasks(db, laneId))[0]?.n ?? 0);
 }
 
 /**

@@ -181,20 +181,34 @@ export class ApiKeyService {
    * stamp moved while it ran is not cached (it may have read the state before the change).
    */
   async authenticate(presented: string): Promise<Actor | null> {
+    const cached = this.cachedAuthentication(presented);
+    if (cached !== undefined) return cached;
+    const stamp = this.deps.database.keyChanges.current();
+    const known = await this.lookUp(presented);
+    if (stamp !== null && this.deps.database.keyChanges.current() === stamp && this.stamp === stamp) {
+      if (this.authenticated.size >= AUTHENTICATED_CACHE) this.authenticated.clear();
+      this.authenticated.set(presented, known);
+    }
+    return this.used(known);
+  }
+
+  /**
+   * The answer for a presented key when it needs no query (a malformed key, or one looked up since keys
+   * last changed), without waiting; undefined when it must be looked up. Authentication calls this
+   * first, so most requests authenticate without a promise.
+   */
+  cachedAuthentication(presented: string): Actor | null | undefined {
     if (!API_KEY_SHAPE.test(presented)) return null;
     const stamp = this.deps.database.keyChanges.current();
     if (stamp !== this.stamp) {
       this.authenticated.clear();
       this.stamp = stamp;
     }
-    let known = stamp === null ? undefined : this.authenticated.get(presented);
-    if (known === undefined) {
-      known = await this.lookUp(presented);
-      if (stamp !== null && this.deps.database.keyChanges.current() === stamp && this.stamp === stamp) {
-        if (this.authenticated.size >= AUTHENTICATED_CACHE) this.authenticated.clear();
-        this.authenticated.set(presented, known);
-      }
-    }
+    const known = stamp === null ? undefined : this.authenticated.get(presented);
+    return known === undefined ? undefined : this.used(known);
+  }
+
+  private used(known: KnownKey | null): Actor | null {
     if (!known) return null;
     // Also on a cached answer: the write (at most once a minute) moves the stamp, so the next lookup
     // reads the new last_used_at.

@@ -1,15 +1,20 @@
 import type { Database } from '../../db/database.js';
 import { findLane } from '../../db/repositories/lanes.js';
-import { lockBoardLanes, lockRow } from '../../db/repositories/locks.js';
-import { findTask, findTaskLaneId, shareBoardKey } from '../../db/repositories/tasks.js';
-import type { TaskRow } from '../../db/schema.js';
+import { lockBoardLaneOrders, lockLaneOrder } from '../../db/repositories/task-ranks.js';
+import {
+  findTask,
+  findTaskLaneId,
+  shareBoardKey,
+  type TaskWithPosition,
+} from '../../db/repositories/tasks.js';
 import { DomainError, invalid, notFound } from '../errors.js';
 import { inTransaction, type Tx } from '../transaction.js';
 
 /*
  * Lock order of every task write: the board's key (shared), then the lanes involved in id order, then
  * task rows. Lane and board operations take the board row exclusively first, so they and task writes
- * never wait on each other in opposite orders.
+ * never wait on each other in opposite orders. Appends take no lane lock (see task-ranks.ts); the lane
+ * lock serialises only the writes that pick a rank between neighbours.
  */
 
 /** The task left its lane between the unlocked read and the lock: the transaction is run again. */
@@ -50,7 +55,7 @@ export async function holdBoard(tx: Tx, boardId: string, missing = 'Board'): Pro
 export async function lockLanes(tx: Tx, laneIds: readonly string[]): Promise<Set<string>> {
   const existing = new Set<string>();
   for (const laneId of [...new Set(laneIds)].sort()) {
-    if (await lockRow(tx, 'lanes', laneId)) existing.add(laneId);
+    if (await lockLaneOrder(tx, laneId)) existing.add(laneId);
   }
   return existing;
 }
@@ -70,10 +75,10 @@ export async function lockTaskWithLanes(
   taskId: string,
   targetLaneId?: string,
   wholeBoard = false,
-): Promise<TaskRow> {
+): Promise<TaskWithPosition> {
   await holdBoard(tx, boardId, 'Task');
   if (wholeBoard) {
-    const lanes = await lockBoardLanes(tx, boardId);
+    const lanes = await lockBoardLaneOrders(tx, boardId);
     if (targetLaneId !== undefined && !lanes.has(targetLaneId)) throw unknownLane();
     const task = await findTask(tx.db, boardId, taskId);
     if (!task) throw notFound('Task');

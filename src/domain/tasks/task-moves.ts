@@ -1,25 +1,39 @@
-import {
-  countLaneTasks,
-  shiftTaskPositions,
-  shiftTaskPositionsFrom,
-  updateTask,
-} from '../../db/repositories/tasks.js';
-import type { Executor, TaskRow } from '../../db/schema.js';
-import { clampInsertPosition, moveWithinList } from '../positions.js';
+import { freshRanks, laneTasksAt, laneTasksFrom, setTaskRanks } from '../../db/repositories/task-ranks.js';
+import { countLaneTasks, type TaskWithPosition, updateTask } from '../../db/repositories/tasks.js';
+import type { Tx } from '../../db/transaction.js';
+import { clampInsertPosition, moveWithinList, rankBetween } from '../positions.js';
 
 /*
- * Position changes of tasks. Callers hold the locks of every lane involved (see task-locking.ts), so
- * each lane's active tasks keep the positions 0..n-1 without gaps or duplicates.
+ * Rank changes of tasks. A task's position is where its rank sorts among the lane's active tasks, so a
+ * move writes one rank (the others keep theirs). Callers hold the locks of every lane involved (see
+ * task-locking.ts), so the neighbours cannot change under a move; appends by others, which take no
+ * lock, always sort after every rank read here.
  */
 
-/** Takes an active task out of its lane's order: the tasks after it close the gap. */
-export async function closeGap(db: Executor, laneId: string, position: number): Promise<void> {
-  await shiftTaskPositionsFrom(db, laneId, position + 1, -1);
+/** The rank of a task appended to the lane (unarchiving). */
+export async function appendRank(tx: Tx, laneId: string): Promise<number> {
+  const [rank] = await freshRanks(tx, laneId, 1);
+  return rank as number;
 }
 
-/** The position a task appended to the lane gets. */
-export async function appendPosition(db: Executor, laneId: string): Promise<number> {
-  return countLaneTasks(db, laneId);
+/**
+ * The rank that puts `taskId` at dense position `to` among the lane's other active tasks: between its
+ * neighbours there, or appended past the last. When no double lies between the neighbours (after many
+ * moves into one gap), the tasks from `to` on are given fresh ranks after the task's, in order.
+ */
+async function rankAt(tx: Tx, laneId: string, taskId: string, to: number): Promise<number> {
+  const neighbours = await laneTasksAt(tx.db, laneId, taskId, Math.max(0, to - 1), to === 0 ? 1 : 2);
+  const [before, after] = to === 0 ? [undefined, neighbours[0]] : neighbours;
+  if (after === undefined) return appendRank(tx, laneId);
+  const rank = rankBetween(before?.rank, after.rank);
+  if (rank !== null) return rank;
+  const following = await laneTasksFrom(tx.db, laneId, taskId, after);
+  const [own, ...ranks] = await freshRanks(tx, laneId, following.length + 1);
+  await setTaskRanks(
+    tx.db,
+    following.map((task, i) => ({ id: task.id, rank: ranks[i] as number })),
+  );
+  return own as number;
 }
 
 export interface MoveOutcome {
@@ -29,29 +43,26 @@ export interface MoveOutcome {
 }
 
 /**
- * Moves an active task to `requested` in `targetLaneId` (undefined or past the end: last). Within its
- * lane the tasks between the two positions shift by one; across lanes the source lane closes the gap
- * and the target lane opens one. Writes the task's new lane and position (and `updatedAt`) when they
- * change.
+ * Moves an active task to `requested` in `targetLaneId` (undefined or past the end: last). Writes the
+ * task's new lane and rank (and `updatedAt`) when its lane or position changes.
  */
 export async function moveTask(
-  db: Executor,
-  task: TaskRow & { position: number },
+  tx: Tx,
+  task: TaskWithPosition & { position: number },
   targetLaneId: string,
   requested: number | undefined,
   updatedAt: string,
 ): Promise<MoveOutcome> {
+  const count = await countLaneTasks(tx.db, targetLaneId);
   let position: number;
   if (targetLaneId === task.lane_id) {
-    const move = moveWithinList(task.position, requested, await countLaneTasks(db, targetLaneId));
+    const move = moveWithinList(task.position, requested, count);
     if (!move.shift) return { laneId: targetLaneId, position: task.position, changed: false };
-    await shiftTaskPositions(db, targetLaneId, move.shift);
     position = move.to;
   } else {
-    await closeGap(db, task.lane_id, task.position);
-    position = clampInsertPosition(requested, await countLaneTasks(db, targetLaneId));
-    await shiftTaskPositionsFrom(db, targetLaneId, position, 1);
+    position = clampInsertPosition(requested, count);
   }
-  await updateTask(db, task.id, { lane_id: targetLaneId, position, updated_at: updatedAt });
+  const rank = await rankAt(tx, targetLaneId, task.id, position);
+  await updateTask(tx.db, task.id, { lane_id: targetLaneId, rank, updated_at: updatedAt });
   return { laneId: targetLaneId, position, changed: true };
 }

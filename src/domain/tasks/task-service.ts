@@ -1,12 +1,13 @@
 import type { Static } from '@sinclair/typebox';
 import { boardExists } from '../../db/repositories/boards.js';
 import { findLane } from '../../db/repositories/lanes.js';
-import { lockLaneOfBoard } from '../../db/repositories/locks.js';
+import { appendSlot } from '../../db/repositories/task-ranks.js';
 import {
   deleteTask,
   findTask,
   insertTaskUnlessShortIdTaken,
   listTasks,
+  type TaskWithPosition,
   updateTask,
 } from '../../db/repositories/tasks.js';
 import type { Executor, TaskRow } from '../../db/schema.js';
@@ -25,7 +26,7 @@ import { LIMITS, normaliseTags, optionalText, requiredText } from '../text-rules
 import type { Tx } from '../transaction.js';
 import { changedFields, checkPriority, normaliseTaskChanges } from './task-changes.js';
 import { holdBoard, inTaskTransaction, lockTaskWithLanes, unknownLane } from './task-locking.js';
-import { appendPosition, closeGap, moveTask } from './task-moves.js';
+import { appendRank, moveTask } from './task-moves.js';
 import {
   type Task,
   type TaskChanges,
@@ -82,7 +83,9 @@ export class TaskService {
     const tags = input.tags === undefined ? [] : normaliseTags(input.tags);
     return inTaskTransaction(this.deps.database, async (tx) => {
       await holdBoard(tx, boardId);
-      if (!(await lockLaneOfBoard(tx, boardId, input.laneId))) throw unknownLane();
+      // No lane lock: the rank sorts last without one, so appends to a lane run side by side.
+      const slot = await appendSlot(tx.db, tx.dialect, boardId, input.laneId);
+      if (!slot) throw unknownLane();
       const now = isoNow(this.deps.clock);
       const row: TaskRow = {
         id: newId('task'),
@@ -94,7 +97,7 @@ export class TaskService {
         priority,
         tags: JSON.stringify(tags),
         archived: 0,
-        position: await appendPosition(tx.db, input.laneId),
+        rank: slot.rank,
         created_at: now,
         updated_at: now,
         last_turn_at: null,
@@ -106,7 +109,7 @@ export class TaskService {
         taskId: row.id,
         data: { task_id: row.id, title, laneId: row.lane_id },
       });
-      return toTask(row);
+      return toTask({ ...row, position: slot.position });
     });
   }
 
@@ -137,13 +140,11 @@ export class TaskService {
       if (changes.description !== undefined) row.description = changes.description;
       if (changes.priority !== undefined) row.priority = changes.priority;
       if (changes.tags !== undefined) row.tags = JSON.stringify(changes.tags);
-      if (changes.archived === true) {
-        if (task.position !== null) await closeGap(tx.db, task.lane_id, task.position);
-        row.archived = 1;
-        row.position = null;
-      } else if (changes.archived === false) {
+      // An archived task keeps its (now meaningless) rank: positions are counted among active tasks.
+      if (changes.archived === true) row.archived = 1;
+      else if (changes.archived === false) {
         row.archived = 0;
-        row.position = await appendPosition(tx.db, task.lane_id);
+        row.rank = await appendRank(tx, task.lane_id);
       }
       await updateTask(tx.db, taskId, row);
       await this.deps.activities.record(tx, actor, {
@@ -175,7 +176,7 @@ export class TaskService {
       }
       const from = { laneId: task.lane_id, position: task.position };
       const outcome = await moveTask(
-        tx.db,
+        tx,
         { ...task, position: task.position },
         input.laneId,
         input.position,
@@ -199,13 +200,12 @@ export class TaskService {
     });
   }
 
-  /** Deletes the task with its comments, todos and turns; the lane closes the gap. */
+  /** Deletes the task with its comments, todos and turns (positions are counted, so no gap remains). */
   async deleteTask(actor: Actor, boardId: string, taskId: string): Promise<void> {
     requireBoardPermission(actor, boardId, 'edit');
     await inTaskTransaction(this.deps.database, async (tx, attempt) => {
       const task = await lockTaskWithLanes(tx, boardId, taskId, undefined, attempt > 1);
       await deleteTask(tx.db, taskId);
-      if (task.position !== null) await closeGap(tx.db, task.lane_id, task.position);
       await this.deps.activities.record(tx, actor, {
         type: 'task.deleted',
         boardId,
@@ -216,7 +216,7 @@ export class TaskService {
   }
 }
 
-async function existingTask(db: Executor, boardId: string, taskId: string): Promise<TaskRow> {
+async function existingTask(db: Executor, boardId: string, taskId: string): Promise<TaskWithPosition> {
   const task = await findTask(db, boardId, taskId);
   if (!task) throw notFound('Task');
   return task;

@@ -1,5 +1,4 @@
-import type { TaskListRow } from '../../db/repositories/tasks.js';
-import type { TaskRow } from '../../db/schema.js';
+import type { TaskListRow, TaskWithPosition } from '../../db/repositories/tasks.js';
 
 /** A task as the list shows it. `position` is null while the task is archived. */
 export interface TaskSummary {
@@ -58,6 +57,6 @@ export function toTaskSummary(row: TaskListRow): TaskSummary {
   };
 }
 
-export function toTask(row: TaskRow): Task {
+export function toTask(row: TaskWithPosition): Task {
   return { ...toTaskSummary(row), description: row.description, lastTurnAt: row.last_turn_at };
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifySchema } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import fp from 'fastify-plugin';
 import type { IdempotencyClaim, IdempotencyService } from '../../domain/idempotency/idempotency-service.js';
 import { IDEMPOTENT_ERRORS } from '../../schemas/errors.js';
@@ -52,11 +52,17 @@ export const idempotency = fp<{ service: IdempotencyService }>(
       };
     });
 
-    app.addHook('preHandler', async (request, reply) => {
+    // Without an Idempotency-Key header (most requests) the hooks pass through without a promise.
+    app.addHook('preHandler', (request, reply, done) => {
       const key = request.headers[HEADER];
-      if (typeof key !== 'string' || request.method !== 'POST' || !request.actor) return;
+      if (typeof key !== 'string' || request.method !== 'POST' || !request.actor) return done();
       // Only the external API's routes: /mcp answers through its own transport (no onSend to store).
-      if (!request.url.startsWith('/api/ext/v1/')) return;
+      if (!request.url.startsWith('/api/ext/v1/')) return done();
+      claimOrReplay(request, reply, key).then(() => done(), done);
+    });
+
+    async function claimOrReplay(request: FastifyRequest, reply: FastifyReply, key: string) {
+      if (!request.actor) return;
       const start = await service.begin(
         request.actor,
         key,
@@ -69,19 +75,18 @@ export const idempotency = fp<{ service: IdempotencyService }>(
       }
       reply.header('idempotent-replayed', 'true');
       reply.status(start.statusCode).type('application/json; charset=utf-8');
-      return reply.send(start.body);
-    });
+      reply.send(start.body);
+    }
 
-    app.addHook('onSend', async (request, reply, payload) => {
+    app.addHook('onSend', (request, reply, payload, done) => {
       const claim = request.idempotencyClaim;
-      if (claim === null) return payload;
+      if (claim === null) return done(null, payload);
       request.idempotencyClaim = null;
-      if (reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string') {
-        await service.complete(claim, reply.statusCode, payload);
-      } else {
-        await service.release(claim);
-      }
-      return payload;
+      const settled =
+        reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string'
+          ? service.complete(claim, reply.statusCode, payload)
+          : service.release(claim);
+      settled.then(() => done(null, payload), done);
     });
   },
   { name: 'idempotency', dependencies: ['authentication'] },

@@ -1,20 +1,14 @@
-import Markdown from 'react-markdown';
-import rehypeSanitize from 'rehype-sanitize';
-import remarkGfm from 'remark-gfm';
+import { lazy, Suspense } from 'react';
 
-/** Markdown as stored, rendered sanitised (no raw HTML, no script URLs); links open in a new tab. */
+// The Markdown renderer and sanitiser are most of the task page's weight: they load in their own chunk,
+// after the page shows (test/unit/web-bundle-size.test.ts keeps the pages within their budgets).
+const MarkdownRender = lazy(() => import('./markdown-render'));
+
+/** Markdown as stored, rendered sanitised; the plain text shows (escaped) while the renderer loads. */
 export function MarkdownText({ text }: { text: string }) {
   return (
-    <div className="prose-sm space-y-2 break-words [&_a]:underline [&_code]:rounded [&_code]:bg-zinc-100 [&_code]:px-1 dark:[&_code]:bg-zinc-800 [&_li]:ml-5 [&_ol]:list-decimal [&_pre]:overflow-x-auto [&_ul]:list-disc">
-      <Markdown
-        remarkPlugins={[remarkGfm]}
-        rehypePlugins={[rehypeSanitize]}
-        components={{
-          a: ({ node: _node, ...props }) => <a {...props} target="_blank" rel="noreferrer noopener" />,
-        }}
-      >
-        {text}
-      </Markdown>
-    </div>
+    <Suspense fallback={<div className="text-sm break-words whitespace-pre-wrap">{text}</div>}>
+      <MarkdownRender text={text} />
+    </Suspense>
   );
 }

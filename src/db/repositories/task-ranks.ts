@@ -1,0 +1,154 @@
+import { type RawBuilder, sql } from 'kysely';
+import { TASK_RANK_SEQUENCE } from '../migrations/008-task-ranks.js';
+import { precompiled } from '../precompiled.js';
+import type { Dialect, Executor } from '../schema.js';
+import type { Tx } from '../transaction.js';
+
+/*
+ * Task order. Tasks store a sortable `rank`; the dense position the API shows (0..n-1 among the lane's
+ * non-archived tasks, null when archived) is computed when reading, in (rank, id) order. Appends draw a
+ * rank above every other without any lock (a sequence on PostgreSQL; SQLite has one writer), so they
+ * are never serialised; moves take the lane's lock and pick a rank between the neighbours.
+ */
+
+/**
+ * The dense position of every row of an unfiltered read of `tasks` (a lane's rows must all be read):
+ * its number within its lane's active tasks. Filters (a short-id prefix, chosen ids) use
+ * countedPosition instead, since a window counts only the rows the query keeps.
+ */
+export const windowPosition: RawBuilder<number | null> = sql<number | null>`case when tasks.archived = 0
+  then cast(row_number() over (partition by tasks.lane_id, tasks.archived order by tasks.rank, tasks.id) - 1 as integer)
+  end`;
+
+/** The dense position of one row of `tasks`: its lane's active tasks before it (a range of tasks_lane_rank_idx). */
+export const countedPosition: RawBuilder<number | null> = sql<number | null>`case when tasks.archived = 0
+  then (select cast(count(*) as integer) from tasks earlier
+    where earlier.lane_id = tasks.lane_id and earlier.archived = 0
+      and (earlier.rank, earlier.id) < (tasks.rank, tasks.id))
+  end`;
+
+const activeCount = sql<number>`(select cast(count(*) as integer) from tasks
+  where tasks.lane_id = lanes.id and tasks.archived = 0)`;
+
+const appendSlotPostgres = precompiled(2, (db, boardId: string, laneId: string) =>
+  db
+    .selectFrom('lanes')
+    .select([activeCount.as('position'), sql<string>`nextval(${sql.lit(TASK_RANK_SEQUENCE)})`.as('rank')])
+    .where('id', '=', laneId)
+    .where('board_id', '=', boardId),
+);
+
+// SQLite runs one write transaction at a time, so the lane's last rank + 1 cannot be taken twice. Ranks
+// start at 1, not 0: near 0 doubles are so dense that halving a gap would hardly ever run out.
+const appendSlotSqlite = precompiled(2, (db, boardId: string, laneId: string) =>
+  db
+    .selectFrom('lanes')
+    .select([
+      activeCount.as('position'),
+      sql<number>`coalesce((select max(tasks.rank) from tasks
+        where tasks.lane_id = lanes.id and tasks.archived = 0), 0) + 1`.as('rank'),
+    ])
+    .where('id', '=', laneId)
+    .where('board_id', '=', boardId),
+);
+
+/**
+ * Where a task appended to the lane goes, in one round trip: the rank (above every rank in the lane)
+ * and the position it is reported at (the lane's active tasks this transaction sees). Undefined when the
+ * lane is not one of the board's. Takes no lock: two appends racing may both report the same position
+ * (see docs/decisions.md, "Task ranks").
+ */
+export async function appendSlot(
+  db: Executor,
+  dialect: Dialect,
+  boardId: string,
+  laneId: string,
+): Promise<{ position: number; rank: number } | undefined> {
+  const query = dialect === 'postgres' ? appendSlotPostgres : appendSlotSqlite;
+  const row = (await query(db, boardId, laneId))[0];
+  return row && { position: Number(row.position), rank: Number(row.rank) };
+}
+
+/** `count` fresh ranks in increasing order, each above every rank the lane's active tasks have. */
+export async function freshRanks(tx: Tx, laneId: string, count: number): Promise<number[]> {
+  if (tx.dialect === 'postgres') {
+    const { rows } = await sql<{ rank: string }>`select nextval(${sql.lit(TASK_RANK_SEQUENCE)}) as rank
+      from generate_series(1, ${count})`.execute(tx.db);
+    return rows.map((row) => Number(row.rank)).sort((a, b) => a - b);
+  }
+  const row = await tx.db
+    .selectFrom('tasks')
+    .select((eb) => eb.fn.max('rank').as('last'))
+    .where('lane_id', '=', laneId)
+    .where('archived', '=', 0)
+    .executeTakeFirst();
+  const last = row?.last == null ? 0 : Number(row.last);
+  return Array.from({ length: count }, (_, i) => last + 1 + i);
+}
+
+/**
+ * The lane's active tasks other than `exceptTaskId` at dense positions from..from+limit-1 (in order): the
+ * neighbours of a task being placed at `from`.
+ */
+export async function laneTasksAt(
+  db: Executor,
+  laneId: string,
+  exceptTaskId: string,
+  from: number,
+  limit: number,
+): Promise<Array<{ id: string; rank: number }>> {
+  const rows = await activeTasksOtherThan(db, laneId, exceptTaskId).limit(limit).offset(from).execute();
+  return rows.map((row) => ({ id: row.id, rank: Number(row.rank) }));
+}
+
+/** The lane's active tasks other than `exceptTaskId` ordered at or after `first` (in order). */
+export async function laneTasksFrom(
+  db: Executor,
+  laneId: string,
+  exceptTaskId: string,
+  first: { id: string; rank: number },
+): Promise<Array<{ id: string; rank: number }>> {
+  const rows = await activeTasksOtherThan(db, laneId, exceptTaskId)
+    .where(sql<boolean>`(rank, id) >= (${first.rank}, ${first.id})`)
+    .execute();
+  return rows.map((row) => ({ id: row.id, rank: Number(row.rank) }));
+}
+
+function activeTasksOtherThan(db: Executor, laneId: string, exceptTaskId: string) {
+  return db
+    .selectFrom('tasks')
+    .select(['id', 'rank'])
+    .where('lane_id', '=', laneId)
+    .where('archived', '=', 0)
+    .where('id', '<>', exceptTaskId)
+    .orderBy('rank')
+    .orderBy('id');
+}
+
+/** Sets the ranks of tasks (a renumbering after the doubles between two neighbours ran out). */
+export async function setTaskRanks(
+  db: Executor,
+  ranks: ReadonlyArray<{ id: string; rank: number }>,
+): Promise<void> {
+  for (const { id, rank } of ranks) {
+    await db.updateTable('tasks').set({ rank }).where('id', '=', id).execute();
+  }
+}
+
+/**
+ * Serialises changes to a lane's order (moves, unarchive, the renumbering) until the transaction ends.
+ * NO KEY UPDATE: appends, whose foreign-key check takes KEY SHARE on the lane, do not wait for it; a
+ * lane delete (FOR UPDATE) does. SQLite needs no lock (one writer). Returns whether the lane exists.
+ */
+export async function lockLaneOrder(tx: Tx, laneId: string): Promise<boolean> {
+  const query = tx.db.selectFrom('lanes').select('id').where('id', '=', laneId);
+  const row = await (tx.dialect === 'postgres' ? query.forNoKeyUpdate() : query).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** lockLaneOrder for every lane of the board, in id order; returns their ids. */
+export async function lockBoardLaneOrders(tx: Tx, boardId: string): Promise<Set<string>> {
+  const query = tx.db.selectFrom('lanes').select('id').where('board_id', '=', boardId).orderBy('id');
+  const rows = await (tx.dialect === 'postgres' ? query.forNoKeyUpdate() : query).execute();
+  return new Set(rows.map((r) => r.id));
+}
