@@ -80,6 +80,40 @@ export class WebhookReceiver {
     }
   }
 
+  /**
+   * The requests on one path, one per delivery id (`X-Service-Delivery`). Delivery is at least once: an
+   * attempt that outlasts the sender's time-out on a loaded machine is sent again, and that is allowed
+   * only as a repeat of the same delivery with a byte-identical body (anything else throws).
+   */
+  deliveries(path: string): Map<string, ReceivedRequest> {
+    const byId = new Map<string, ReceivedRequest>();
+    for (const request of this.on(path)) {
+      const id = String(request.headers['x-service-delivery'] ?? '');
+      if (id === '') throw new Error(`receiver: a request on ${path} has no X-Service-Delivery header`);
+      const first = byId.get(id);
+      if (first && first.body !== request.body) {
+        throw new Error(`receiver: delivery ${id} arrived twice with different bodies`);
+      }
+      if (!first) byId.set(id, request);
+    }
+    return byId;
+  }
+
+  /** Resolves with one request per delivery once `count` distinct deliveries arrived on `path`. */
+  async waitForDeliveries(
+    path: string,
+    count: number,
+    timeoutMs = 10_000,
+  ): Promise<Map<string, ReceivedRequest>> {
+    await this.waitFor(count, (r) => r.path === path, timeoutMs);
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const distinct = this.deliveries(path);
+      if (distinct.size >= count || Date.now() >= deadline) return distinct;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
   /** Answers every stalled request with `status`. */
   releaseStalled(status = 204): void {
     for (const res of this.stalled) if (!res.writableEnded) res.writeHead(status).end();

@@ -1,7 +1,8 @@
 import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { Bot, CheckSquare, GripVertical, MessageSquare, Paperclip } from 'lucide-react';
-import { Link, useParams } from 'react-router';
+import { memo } from 'react';
+import { useParams } from 'react-router';
 import { Button } from '../../components/ui';
 import { type Card, PRIORITY_LABELS } from './board-data';
 
@@ -13,18 +14,25 @@ const PRIORITY_TONES = [
   'text-red-800 dark:text-red-300',
 ];
 
-/** One task on the board: what it is, how far along, and whether an agent is on it. */
-export function TaskCard({
+/**
+ * One task on the board: what it is, how far along, and whether an agent is on it. Memoised (props are
+ * the card and stable callbacks), so a change to one card re-renders that card only.
+ */
+export const TaskCard = memo(function TaskCard({
   card,
   onMove,
   onArchive,
-  place,
+  index,
+  top,
+  measure,
 }: {
   card: Card;
-  onMove: () => void;
-  onArchive: () => void;
+  onMove: (card: Card) => void;
+  onArchive: (card: Card) => void;
   /** In a virtualised lane: where the card sits, and the ref that measures it. */
-  place?: { index: number; top: number; measure: (element: HTMLElement | null) => void };
+  index?: number;
+  top?: number;
+  measure?: (element: HTMLElement | null) => void;
 }) {
   const { boardId = '' } = useParams();
   const sortable = useSortable({ id: card.id, disabled: card.archived });
@@ -32,13 +40,13 @@ export function TaskCard({
     <li
       ref={(element) => {
         sortable.setNodeRef(element);
-        place?.measure(element);
+        measure?.(element);
       }}
-      data-index={place?.index}
+      data-index={index}
       style={{
         transform: CSS.Translate.toString(sortable.transform),
         transition: sortable.transition,
-        ...(place ? { position: 'absolute', insetInline: 0, top: place.top } : {}),
+        ...(top !== undefined ? { position: 'absolute', insetInline: 0, top } : {}),
       }}
       aria-label={card.title}
       className={`relative rounded-md border border-zinc-200 bg-white p-2.5 text-sm dark:border-zinc-800 dark:bg-zinc-900 ${card.archived || sortable.isDragging ? 'opacity-70' : ''} ${sortable.isDragging ? 'z-10 shadow-lg' : ''}`}
@@ -72,9 +80,10 @@ export function TaskCard({
         )}
       </div>
       <p className="mt-1 font-medium break-words">
-        <Link to={`/boards/${boardId}/tasks/${card.id}`} className="hover:underline">
+        {/* A plain link (a board renders hundreds): the board's container routes its clicks (index.tsx). */}
+        <a href={`/boards/${boardId}/tasks/${card.id}`} data-task-link className="hover:underline">
           {card.title}
-        </Link>
+        </a>
       </p>
       {card.tags.length > 0 && (
         <ul className="mt-1.5 flex flex-wrap gap-1" aria-label="Tags">
@@ -112,7 +121,7 @@ export function TaskCard({
             <Button
               variant="ghost"
               className="min-h-7 px-2 py-0.5 text-xs"
-              onClick={onMove}
+              onClick={() => onMove(card)}
               aria-label={`Move to… ${card.title}`}
             >
               Move to…
@@ -121,7 +130,7 @@ export function TaskCard({
           <Button
             variant="ghost"
             className="min-h-7 px-2 py-0.5 text-xs"
-            onClick={onArchive}
+            onClick={() => onArchive(card)}
             aria-label={`${card.archived ? 'Unarchive' : 'Archive'} ${card.title}`}
           >
             {card.archived ? 'Unarchive' : 'Archive'}
@@ -130,4 +139,4 @@ export function TaskCard({
       </div>
     </li>
   );
-}
+});

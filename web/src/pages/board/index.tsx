@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { type FormEvent, type MouseEvent, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { api } from '../../api/client';
@@ -9,9 +9,11 @@ import { useBoardEvents } from '../../live/use-board-events';
 import { type BoardData, boardKey, type Card, type Lane, useBoard, usePollingFallback } from './board-data';
 import { BoardDnd, type Drop } from './board-dnd';
 import { BoardShortcuts } from './board-shortcuts';
-import { LaneColumn } from './lane-column';
+import { type LaneActions, LaneColumn } from './lane-column';
 import { MoveDialog } from './move-dialog';
 import { NameDialog } from './name-dialog';
+import { withMove } from './optimistic';
+import { useRevealedLanes } from './reveal';
 
 type Dialog =
   | { kind: 'move'; card: Card }
@@ -20,22 +22,6 @@ type Dialog =
   | { kind: 'rename-board' }
   | { kind: 'delete-board' }
   | null;
-
-/** The board with the card moved where the server will put it (dense positions), for an optimistic move. */
-function withMove(data: BoardData, taskId: string, laneId: string, position: number): BoardData {
-  const card = data.tasks.find((t) => t.id === taskId);
-  if (!card) return data;
-  const rest = data.tasks.filter((t) => t.id !== taskId);
-  const target = rest.filter((t) => t.laneId === laneId && !t.archived);
-  target.splice(Math.min(position, target.length), 0, { ...card, laneId });
-  const order = new Map(target.map((t, index) => [t.id, index]));
-  const tasks = [...rest.filter((t) => t.laneId !== laneId || t.archived), ...target].map((t) =>
-    order.has(t.id) ? { ...t, position: order.get(t.id)! } : t,
-  );
-  const counts = new Map<string, number>();
-  for (const t of tasks) if (!t.archived) counts.set(t.laneId, (counts.get(t.laneId) ?? 0) + 1);
-  return { ...data, tasks, lanes: data.lanes.map((l) => ({ ...l, taskCount: counts.get(l.id) ?? 0 })) };
-}
 
 export default function BoardPage() {
   const { boardId = '' } = useParams();
@@ -126,6 +112,39 @@ export default function BoardPage() {
     return map;
   }, [board.data, filter]);
 
+  // Stable, so a lane (memoised) re-renders only when its own cards change.
+  const laneActions = useMemo<LaneActions>(() => {
+    const reread = () => queryClient.invalidateQueries({ queryKey: boardKey(boardId) });
+    return {
+      addTask: async (laneId, title) => {
+        await api.post(`/boards/${boardId}/tasks`, { laneId, title });
+        await reread();
+      },
+      rename: (target) => setDialog({ kind: 'rename-lane', lane: target }),
+      remove: (target) => setDialog({ kind: 'delete-lane', lane: target }),
+      move: (card) => setDialog({ kind: 'move', card }),
+      archive: async (card) => {
+        try {
+          await api.patch(`/boards/${boardId}/tasks/${card.id}`, { archived: !card.archived });
+          toast.success(card.archived ? `“${card.title}” unarchived` : `“${card.title}” archived`);
+          await reread();
+        } catch (error) {
+          toast.error(errorMessage(error));
+        }
+      },
+    };
+  }, [boardId, queryClient]);
+  const revealed = useRevealedLanes(lanes.length, board.data?.tasks.length);
+
+  // The cards' task links are plain anchors (cheaper than a router Link each): a plain click routes here.
+  const followTaskLink = (event: MouseEvent<HTMLDivElement>) => {
+    const link = (event.target as Element).closest<HTMLAnchorElement>('a[data-task-link]');
+    if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+      return;
+    event.preventDefault();
+    navigate(link.getAttribute('href') ?? '/');
+  };
+
   useEffect(() => {
     document.title = board.data ? `${board.data.board.name} · Laneboard` : 'Board · Laneboard';
   }, [board.data]);
@@ -175,27 +194,16 @@ export default function BoardPage() {
           </Button>
         </div>
       </div>
-      <div className="relative flex items-start gap-3 overflow-x-auto pb-4">
+      {/* biome-ignore lint/a11y/noStaticElementInteractions lint/a11y/useKeyWithClickEvents: routes the cards' links' clicks (Enter on a link is a click) */}
+      <div className="relative flex items-start gap-3 overflow-x-auto pb-4" onClick={followTaskLink}>
         <BoardDnd data={data} onDrop={onDrop}>
-          {lanes.map((lane) => (
+          {lanes.map((lane, index) => (
             <LaneColumn
               key={lane.id}
               lane={lane}
               cards={cardsByLane.get(lane.id) ?? []}
-              actions={{
-                addTask: async (laneId, title) => {
-                  await api.post(`/boards/${boardId}/tasks`, { laneId, title });
-                  await refresh();
-                },
-                rename: (target) => setDialog({ kind: 'rename-lane', lane: target }),
-                remove: (target) => setDialog({ kind: 'delete-lane', lane: target }),
-                move: (card) => setDialog({ kind: 'move', card }),
-                archive: (card) =>
-                  void simple(
-                    () => api.patch(`/boards/${boardId}/tasks/${card.id}`, { archived: !card.archived }),
-                    card.archived ? `“${card.title}” unarchived` : `“${card.title}” archived`,
-                  )(),
-              }}
+              revealed={index < revealed}
+              actions={laneActions}
             />
           ))}
         </BoardDnd>

@@ -3,7 +3,7 @@ import { SortableContext, useSortable, verticalListSortingStrategy } from '@dnd-
 import { CSS } from '@dnd-kit/utilities';
 import { GripVertical, MoreHorizontal } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, memo, useState } from 'react';
 import { Button, fieldError } from '../../components/ui';
 import type { Card, Lane } from './board-data';
 import { laneDragId, laneDropId } from './board-dnd';
@@ -21,7 +21,19 @@ export interface LaneActions {
   archive: (card: Card) => void;
 }
 
-export function LaneColumn({ lane, cards, actions }: { lane: Lane; cards: Card[]; actions: LaneActions }) {
+/** One lane; memoised: it re-renders when its lane, its cards or whether it is revealed change. */
+export const LaneColumn = memo(function LaneColumn({
+  lane,
+  cards,
+  revealed,
+  actions,
+}: {
+  lane: Lane;
+  cards: Card[];
+  /** False while a large board has not rendered this lane's cards yet (see reveal.ts). */
+  revealed: boolean;
+  actions: LaneActions;
+}) {
   const [error, setError] = useState<unknown>(null);
   const [adding, setAdding] = useState(false);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -96,8 +108,10 @@ export function LaneColumn({ lane, cards, actions }: { lane: Lane; cards: Card[]
         ref={drop.setNodeRef}
         className={`min-h-10 rounded-md ${drop.isOver ? 'ring-2 ring-accent-500' : ''}`}
       >
-        {cards.length === 0 ? (
-          <p className="px-1 py-2 text-xs text-zinc-600 dark:text-zinc-400">No tasks.</p>
+        {cards.length === 0 || !revealed ? (
+          <p className="px-1 py-2 text-xs text-zinc-600 dark:text-zinc-400">
+            {cards.length === 0 ? 'No tasks.' : 'Loading tasks…'}
+          </p>
         ) : (
           <SortableContext items={cards.map((card) => card.id)} strategy={verticalListSortingStrategy}>
             {cards.length >= VIRTUAL_FROM ? (
@@ -105,12 +119,7 @@ export function LaneColumn({ lane, cards, actions }: { lane: Lane; cards: Card[]
             ) : (
               <ul className="space-y-2">
                 {cards.map((card) => (
-                  <TaskCard
-                    key={card.id}
-                    card={card}
-                    onMove={() => actions.move(card)}
-                    onArchive={() => actions.archive(card)}
-                  />
+                  <TaskCard key={card.id} card={card} onMove={actions.move} onArchive={actions.archive} />
                 ))}
               </ul>
             )}
@@ -139,4 +148,4 @@ export function LaneColumn({ lane, cards, actions }: { lane: Lane; cards: Card[]
       ) : null}
     </section>
   );
-}
+});

@@ -25,7 +25,8 @@ export function VirtualCards({
     getScrollElement: () => scroller.current,
     estimateSize: () => 112,
     gap: 8,
-    overscan: 6,
+    // Few cards beyond the visible ones: every mounted card is a drag-and-drop registration.
+    overscan: 2,
     getItemKey: (index) => cards[index]?.id ?? index,
   });
   return (
@@ -37,9 +38,11 @@ export function VirtualCards({
             <TaskCard
               key={item.key}
               card={card}
-              place={{ index: item.index, top: item.start, measure: virtualizer.measureElement }}
-              onMove={() => onMove(card)}
-              onArchive={() => onArchive(card)}
+              index={item.index}
+              top={item.start}
+              measure={virtualizer.measureElement}
+              onMove={onMove}
+              onArchive={onArchive}
             />
           );
         })}
