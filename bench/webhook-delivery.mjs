@@ -32,7 +32,8 @@ const { migrateToLatest } = await dist('db/migrate.js');
 const { SecretBox } = await dist('lib/secret-box.js');
 const { systemClock } = await dist('lib/time.js');
 const { createServices } = await dist('services.js');
-const { OutboxEventRecorder } = await dist('webhooks/outbox.js');
+const { WebhookFanOut } = await dist('webhooks/outbox.js');
+const { DatabaseActivityRecorder } = await dist('domain/activities/activity-recorder.js');
 const { WebhookDispatcher } = await dist('webhooks/webhook-dispatcher.js');
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 20_000);
@@ -46,7 +47,7 @@ if (INSTANCES > 1 && !DATABASE_URL) {
   process.stderr.write('BENCH_INSTANCES > 1 needs BENCH_DATABASE_URL: SQLite is served by one process.\n');
   process.exit(2);
 }
-const OPERATOR = { kind: 'system', origin: 'cli' };
+const OPERATOR = { kind: 'system', origin: 'cli', name: 'CLI' };
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const percentile = (sorted, p) =>
@@ -121,11 +122,23 @@ async function setUp(sinkPort, webhooks) {
   const holder = { dispatcher: null };
   const wake = () => holder.dispatcher?.wake();
   const services = createServices(
-    { database, secrets, clock: systemClock, events: new OutboxEventRecorder(wake, systemClock) },
+    {
+      database,
+      secrets,
+      clock: systemClock,
+      activities: new DatabaseActivityRecorder(systemClock, [new WebhookFanOut(wake)]),
+    },
     { webhooks: { allowHttp: true, allowPrivate: true, onDeliveriesQueued: wake } },
   );
   const key = await services.apiKeys.createKey(OPERATOR, { name: 'bench', allBoards: true, grants: [] });
-  const actor = { kind: 'api_key', origin: 'api', keyId: key.id, allBoards: true, grants: new Map() };
+  const actor = {
+    kind: 'api_key',
+    origin: 'api',
+    keyId: key.id,
+    name: 'bench',
+    allBoards: true,
+    grants: new Map(),
+  };
   for (let i = 0; i < webhooks; i++) {
     await services.webhooks.createWebhook(actor, {
       url: `http://127.0.0.1:${sinkPort}/hook-${i}`,

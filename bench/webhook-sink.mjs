@@ -6,6 +6,8 @@ import http from 'node:http';
 const delays = [];
 const seenDeliveries = new Set();
 let received = 0;
+/** One body as received, so a benchmark can send bodies of the same size. */
+let sample = null;
 
 const server = http.createServer((req, res) => {
   const chunks = [];
@@ -16,7 +18,9 @@ const server = http.createServer((req, res) => {
     const deliveryId = req.headers['x-service-delivery'];
     if (!seenDeliveries.has(deliveryId)) {
       seenDeliveries.add(deliveryId);
-      const payload = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      const text = Buffer.concat(chunks).toString('utf8');
+      sample ??= text;
+      const payload = JSON.parse(text);
       delays.push(arrived - Date.parse(payload.timestamp));
     }
     res.writeHead(204).end();
@@ -27,6 +31,10 @@ server.keepAliveTimeout = 30_000;
 process.on('message', (message) => {
   if (message === 'stats') {
     process.send({ received, distinct: seenDeliveries.size, delays });
+  } else if (message === 'count') {
+    process.send({ received, distinct: seenDeliveries.size });
+  } else if (message === 'sample') {
+    process.send({ sample });
   } else if (message === 'reset') {
     delays.length = 0;
     seenDeliveries.clear();

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { type Logger, pino } from 'pino';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/database.js';
@@ -128,7 +128,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       },
     },
   );
-  const redis = options.redis && config.redisUrl ? connectRedis(config.redisUrl) : null;
+  const redis = options.redis && config.redisUrl ? await connectRedis(config.redisUrl) : null;
   const webhookRetention = new WebhookHistoryRetention({
     database,
     retentionMs: config.webhooks.retentionMs,
@@ -173,7 +173,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   };
 }
 
-function connectRedis(url: string): Redis {
+/** ioredis is loaded only when Redis is configured: about 12 MB a server without it does not need. */
+async function connectRedis(url: string): Promise<Redis> {
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, {
     lazyConnect: false,
     maxRetriesPerRequest: 2,

@@ -32,22 +32,19 @@ const taskSummaryFields = {
   createdAt: Timestamp,
   updatedAt: Timestamp,
 };
-export const TaskSummary = Type.Object(taskSummaryFields, {
-  examples: [
-    {
-      id: 'task_Hq3Zr8TbVw',
-      shortId: 'k7f2m9qa',
-      title: 'Retry failed webhook deliveries',
-      laneId: 'lane_9xQe2LmT',
-      priority: 3,
-      tags: ['webhooks', 'backend'],
-      archived: false,
-      position: 0,
-      createdAt: '2026-11-21T10:00:00.000Z',
-      updatedAt: '2026-11-21T10:05:12.345Z',
-    },
-  ],
-});
+const taskSummaryExample = {
+  id: 'task_Hq3Zr8TbVw',
+  shortId: 'k7f2m9qa',
+  title: 'Retry failed webhook deliveries',
+  laneId: 'lane_9xQe2LmT',
+  priority: 3,
+  tags: ['webhooks', 'backend'],
+  archived: false,
+  position: 0,
+  createdAt: '2026-11-21T10:00:00.000Z',
+  updatedAt: '2026-11-21T10:05:12.345Z',
+};
+export const TaskSummary = Type.Object(taskSummaryFields, { examples: [taskSummaryExample] });
 export const Task = Type.Object(
   {
     ...taskSummaryFields,
@@ -57,16 +54,7 @@ export const Task = Type.Object(
   {
     examples: [
       {
-        id: 'task_Hq3Zr8TbVw',
-        shortId: 'k7f2m9qa',
-        title: 'Retry failed webhook deliveries',
-        laneId: 'lane_9xQe2LmT',
-        priority: 3,
-        tags: ['webhooks', 'backend'],
-        archived: false,
-        position: 0,
-        createdAt: '2026-11-21T10:00:00.000Z',
-        updatedAt: '2026-11-21T10:05:12.345Z',
+        ...taskSummaryExample,
         description: 'Back off 1m, 5m, 30m, 2h; then mark as failed.',
         lastTurnAt: null,
       },

@@ -16,8 +16,9 @@ interface HostState<J> {
 /**
  * Bounds attempts in flight per receiver host, so one slow or backlogged receiver holds at most its
  * share of the process's slots and cannot starve the others. Claimed deliveries beyond a host's slots
- * wait here (at most one round: `perHost` of them), so a busy host is fed without a claim per attempt;
- * while a host has enough waiting, its webhooks are left out of the next claims.
+ * wait here (at most `maxWaiting` of them, one round by default), so a busy host is fed without a claim
+ * per attempt; while a host has more than half of that waiting, its webhooks are left out of the next
+ * claims.
  */
 export class HostQueues<J extends QueuedJob> {
   private readonly hosts = new Map<string, HostState<J>>();
@@ -26,8 +27,11 @@ export class HostQueues<J extends QueuedJob> {
   private inFlightTotal = 0;
   private readonly lowWater: number;
 
-  constructor(private readonly perHost: number) {
-    this.lowWater = Math.floor(perHost / 2);
+  constructor(
+    private readonly perHost: number,
+    private readonly maxWaiting: number = perHost,
+  ) {
+    this.lowWater = Math.floor(maxWaiting / 2);
   }
 
   /** Deliveries claimed and not yet finished, counting those waiting for a slot. */
@@ -50,7 +54,7 @@ export class HostQueues<J extends QueuedJob> {
       this.inFlightTotal++;
       return { verdict: 'start', host };
     }
-    if (state.waiting.length < this.perHost) {
+    if (state.waiting.length < this.maxWaiting) {
       state.waiting.push(job);
       this.waitingTotal++;
       return { verdict: 'wait', host };

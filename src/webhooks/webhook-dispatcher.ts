@@ -37,16 +37,29 @@ export interface DispatcherOptions {
   resolve?: HostResolver;
   /** Safety net for lost wake-ups and for retries coming due. Default 1 s. */
   pollIntervalMs?: number;
-  /** Attempts in flight in this process. Default 64. */
+  /** Deliveries held by this process: in flight, or claimed and waiting for their host's slot. Default 512. */
   maxConcurrency?: number;
   /** Attempts in flight to one receiver host. Default 16. */
   perHostConcurrency?: number;
 }
 
 const USER_AGENT = 'Service-Webhooks/1.0';
-const CLAIM_BATCH = 32;
+const CLAIM_BATCH = 128;
 /** A finished attempt triggers a claim only once this many slots are free (claims are per batch, not per attempt). */
-const CLAIM_MIN = 8;
+const CLAIM_MIN = 16;
+/**
+ * Deliveries that may wait for a host's slot, in rounds of its per-host limit. Several rounds let a claim
+ * of a whole batch land while the host's attempts go on (with one round, most of a batch claimed for a
+ * busy host was given back at once). A delivery that waits long has its lease renewed before its attempt.
+ */
+const WAITING_ROUNDS = 16;
+/**
+ * A claim that leaves backlogged hosts' webhooks out looks through this many of the first due deliveries
+ * (its cost stays flat however long their backlog); every few seconds it looks through all of them, so
+ * another host's deliveries behind a long backlog still go out.
+ */
+const EXCLUDING_SCAN_LIMIT = 500;
+const FULL_SCAN_GAP_MS = 5000;
 const silentLog: DispatcherLog = { warn: () => {}, error: () => {} };
 /**
  * Lease time beyond the attempt's own time-out, for recording its result (a batched write that may wait
@@ -84,14 +97,21 @@ export class WebhookDispatcher {
   private cycle: Promise<void> | null = null;
   private wakeRequested = false;
   private claimSeq = 0;
+  private lastFullScan = 0;
 
   constructor(private readonly options: DispatcherOptions) {
     this.clock = options.clock ?? systemClock;
     this.log = options.log ?? silentLog;
     this.pacer = new ExcludingClaimPacer(this.clock, () => this.wake());
-    this.maxConcurrency = options.maxConcurrency ?? 64;
+    this.maxConcurrency = options.maxConcurrency ?? 512;
     const perHost = options.perHostConcurrency ?? 16;
-    this.hosts = new HostQueues<HeldJob>(perHost);
+    // One host's waiting line takes at most half of the process's deliveries (less its attempts in
+    // flight), so the other hosts can always be claimed for; never less than one round.
+    const maxWaiting = Math.min(
+      WAITING_ROUNDS * perHost,
+      Math.max(perHost, Math.floor(this.maxConcurrency / 2) - perHost),
+    );
+    this.hosts = new HostQueues<HeldJob>(perHost, maxWaiting);
     // A claimed delivery usually waits at most one round of its host's attempts, then takes one attempt,
     // each bounded by the time-out; the rest of the lease covers recording the result. One that waited
     // longer has its lease renewed before its attempt starts (see begin).
@@ -178,27 +198,37 @@ export class WebhookDispatcher {
       const limit = Math.min(capacity, CLAIM_BATCH);
       const now = this.clock.now();
       const leaseOwner = `${this.instanceId}:${++this.claimSeq}`;
-      const claimed = await claimDueDeliveries(db, this.options.database.dialect, {
-        nowMs: now,
-        limit,
-        leaseUntil: now + this.leaseMs,
-        leaseOwner,
-        excludeWebhookIds: excluded,
-      });
-      if (claimed.length === 0) return;
-      const fresh: string[] = [];
-      for (const { id } of claimed) {
-        const mine = this.jobs.get(id);
-        if (!mine) {
-          fresh.push(id);
-          continue;
+      const fullScan = excluded.length > 0 && now - this.lastFullScan >= FULL_SCAN_GAP_MS;
+      if (fullScan) this.lastFullScan = now;
+      // One transaction: the results gathered so far, the claim and the claimed deliveries' details. On
+      // SQLite each transaction waits for the one connection behind the requests' transactions, so one
+      // turn per claim instead of three keeps deliveries flowing while the API is busy.
+      const { claimed, jobs } = await db.transaction().execute(async (trx) => {
+        await this.writer.writeWith(trx);
+        const claimed = await claimDueDeliveries(trx, this.options.database.dialect, {
+          nowMs: now,
+          limit,
+          leaseUntil: now + this.leaseMs,
+          leaseOwner,
+          excludeWebhookIds: excluded,
+          ...(fullScan ? {} : { scanLimit: EXCLUDING_SCAN_LIMIT }),
+        });
+        const fresh: string[] = [];
+        for (const { id } of claimed) {
+          const mine = this.jobs.get(id);
+          if (!mine) {
+            fresh.push(id);
+            continue;
+          }
+          // Still held here, its lease had run out and this claim took it again: it now holds the new
+          // lease, which its result must be recorded under (the old one no longer matches).
+          mine.leaseOwner = leaseOwner;
+          mine.leaseUntil = now + this.leaseMs;
         }
-        // Still held here, its lease had run out and this claim took it again: it now holds the new
-        // lease, which its result must be recorded under (the old one no longer matches).
-        mine.leaseOwner = leaseOwner;
-        mine.leaseUntil = now + this.leaseMs;
-      }
-      const jobs = await loadDeliveryJobs(db, fresh);
+        return { claimed, jobs: await loadDeliveryJobs(trx, fresh) };
+      });
+      if (excluded.length > 0) this.pacer.claimed(claimed.length);
+      if (claimed.length === 0) return;
       const refused: Array<{ id: string; leaseOwner: string }> = [];
       for (const row of jobs) {
         const job: HeldJob = { ...row, leaseOwner, leaseUntil: now + this.leaseMs };

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { newId } from '../../lib/ids.js';
 import { notifyChannel } from '../pg-listener.js';
 import type { DeliveryRow, Dialect, Executor } from '../schema.js';
@@ -118,6 +119,11 @@ export interface ClaimRequest {
   leaseOwner: string;
   /** Webhooks not to claim now (their hosts are at their concurrency limit). */
   excludeWebhookIds: readonly string[];
+  /**
+   * With exclusions: how many of the first due deliveries to look through for ones not excluded. Bounds
+   * the claim's cost when the excluded webhooks' backlog is long; unbounded when absent.
+   */
+  scanLimit?: number;
 }
 
 /**
@@ -131,20 +137,33 @@ export async function claimDueDeliveries(
   dialect: Dialect,
   request: ClaimRequest,
 ): Promise<Array<Pick<DeliveryRow, 'id'>>> {
-  let due = db
-    .selectFrom('webhook_deliveries as d')
-    .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
-    .select('d.id')
-    .where('d.status', '=', 'pending')
-    .where('d.next_attempt_at', '<=', request.nowMs)
-    .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<', request.nowMs)]))
-    .where('w.active', '=', 1)
-    .orderBy('d.next_attempt_at')
-    .limit(request.limit);
-  if (request.excludeWebhookIds.length > 0) {
-    due = due.where('d.webhook_id', 'not in', request.excludeWebhookIds);
-  }
-  if (dialect === 'postgres') due = due.forUpdate(['d']).skipLocked();
+  const dueOfActive = (limit: number) => {
+    let query = db
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+      .select(['d.id', 'd.webhook_id'])
+      .where('d.status', '=', 'pending')
+      .where('d.next_attempt_at', '<=', request.nowMs)
+      .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<', request.nowMs)]))
+      .where('w.active', '=', 1)
+      .orderBy('d.next_attempt_at')
+      .limit(limit);
+    if (dialect === 'postgres') query = query.forUpdate(['d']).skipLocked();
+    return query;
+  };
+  const excluded = request.excludeWebhookIds;
+  const due =
+    excluded.length === 0
+      ? dueOfActive(request.limit).clearSelect().select('d.id')
+      : request.scanLimit === undefined
+        ? dueOfActive(request.limit).clearSelect().select('d.id').where('d.webhook_id', 'not in', excluded)
+        : // The index walks due deliveries in time order; past the excluded hosts' backlog it would read
+          // all of it. Looking through a bounded window keeps the claim's cost flat.
+          db
+            .selectFrom(dueOfActive(request.scanLimit).as('ahead'))
+            .select('ahead.id')
+            .where('ahead.webhook_id', 'not in', excluded)
+            .limit(request.limit);
   return db
     .updateTable('webhook_deliveries')
     .set({ lease_until: request.leaseUntil, lease_owner: request.leaseOwner })
@@ -220,6 +239,76 @@ export async function recordAttempt(
       .onConflict((oc) => oc.columns(['delivery_id', 'number']).doNothing())
       .execute();
   }
+  return stored;
+}
+
+export interface AttemptResultEntry {
+  id: string;
+  leaseOwner: string;
+  record: AttemptRecord;
+}
+
+/**
+ * Stores many attempts' results in two statements (one update from a JSON list, one insert of their
+ * attempt rows) instead of two per result; each only if its claimer still holds the lease, as
+ * recordAttempt. Returns the ids stored.
+ */
+export async function recordAttempts(
+  db: Executor,
+  dialect: Dialect,
+  entries: readonly AttemptResultEntry[],
+): Promise<string[]> {
+  if (entries.length === 0) return [];
+  // One result per delivery (the latest): an update from a list naming a row twice takes either.
+  const byId = new Map(entries.map((entry) => [entry.id, entry]));
+  const list = JSON.stringify(
+    [...byId.values()].map(({ id, leaseOwner, record }) => ({ id, lease_owner: leaseOwner, ...record })),
+  );
+  const updated =
+    dialect === 'postgres'
+      ? await sql<{ id: string }>`
+          update webhook_deliveries as d set
+            status = r.status, attempts = r.attempts, next_attempt_at = r.next_attempt_at,
+            response_status = r.response_status, response_body = r.response_body,
+            duration_ms = r.duration_ms, error = r.error, last_attempt_at = r.last_attempt_at,
+            lease_until = null, lease_owner = null
+          from jsonb_to_recordset(${list}::jsonb) as r(id text, lease_owner text, status text,
+            attempts integer, next_attempt_at bigint, response_status integer, response_body text,
+            duration_ms integer, error text, last_attempt_at text)
+          where d.id = r.id and d.lease_owner = r.lease_owner
+          returning d.id`.execute(db)
+      : await sql<{ id: string }>`
+          update webhook_deliveries set
+            status = r.value ->> 'status', attempts = r.value ->> 'attempts',
+            next_attempt_at = r.value ->> 'next_attempt_at',
+            response_status = r.value ->> 'response_status', response_body = r.value ->> 'response_body',
+            duration_ms = r.value ->> 'duration_ms', error = r.value ->> 'error',
+            last_attempt_at = r.value ->> 'last_attempt_at', lease_until = null, lease_owner = null
+          from json_each(${list}) as r
+          where webhook_deliveries.id = r.value ->> 'id'
+            and webhook_deliveries.lease_owner = r.value ->> 'lease_owner'
+          returning webhook_deliveries.id`.execute(db);
+  const stored = updated.rows.map((row) => row.id);
+  if (stored.length === 0) return stored;
+  // One row per attempt for the web UI's delivery log; the delivery row keeps only the latest.
+  await db
+    .insertInto('webhook_delivery_attempts')
+    .values(
+      stored.map((id) => {
+        const { record } = byId.get(id) as AttemptResultEntry;
+        return {
+          delivery_id: id,
+          number: record.attempts,
+          at: record.last_attempt_at,
+          response_status: record.response_status,
+          response_body: record.response_body,
+          duration_ms: record.duration_ms,
+          error: record.error,
+        };
+      }),
+    )
+    .onConflict((oc) => oc.columns(['delivery_id', 'number']).doNothing())
+    .execute();
   return stored;
 }
 

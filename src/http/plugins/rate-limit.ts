@@ -1,4 +1,3 @@
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
@@ -42,6 +41,8 @@ export const rateLimiting = fp<RateLimitOptions>(
       limitInMemory(app, options);
       return;
     }
+    // Loaded only with Redis: without it the limiter below needs no plugin.
+    const { default: rateLimit } = await import('@fastify/rate-limit');
     await app.register(rateLimit, {
       global: false,
       max: options.max,

@@ -1,10 +1,22 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { DomainError } from '../../domain/errors.js';
-import { injectedApi } from '../../mcp/external-api.js';
-import { createMcpServer } from '../../mcp/server.js';
 
 const MiB = 1024 * 1024;
+
+/**
+ * The MCP SDK and the tools are loaded on the first `/mcp` request: they are about 13 MB of a server's
+ * memory, and an instance that serves only the REST API never needs them (docs/performance.md).
+ */
+let mcpModules: ReturnType<typeof loadMcpModules> | null = null;
+
+async function loadMcpModules() {
+  const [{ StreamableHTTPServerTransport }, { injectedApi }, { createMcpServer }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('../../mcp/external-api.js'),
+    import('../../mcp/server.js'),
+  ]);
+  return { StreamableHTTPServerTransport, injectedApi, createMcpServer };
+}
 
 /**
  * MCP's Streamable HTTP transport at `POST /mcp`, stateless: every request gets a fresh server and
@@ -18,6 +30,8 @@ export const mcpRoutes: FastifyPluginAsync<{ root: FastifyInstance }> = async (a
     // push_turns carries up to 100 turns, as the turns route does.
     { config: { auth: true }, bodyLimit: 10 * MiB, schema: { hide: true } },
     async (request, reply) => {
+      mcpModules ??= loadMcpModules();
+      const { StreamableHTTPServerTransport, injectedApi, createMcpServer } = await mcpModules;
       const authorization = request.headers.authorization ?? '';
       const server = createMcpServer(injectedApi(root, authorization));
       const transport = new StreamableHTTPServerTransport({
