@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clampInsertPosition, moveWithinList } from '../../src/domain/positions.js';
+import { clampInsertPosition, moveWithinList, rankBetween } from '../../src/domain/positions.js';
 
 describe('clampInsertPosition', () => {
   it.each([
@@ -59,5 +59,30 @@ describe('moveWithinList', () => {
         expect(moved[from]).toBe(Math.min(requested, count - 1));
       }
     }
+  });
+});
+
+describe('rankBetween', () => {
+  it('takes the midpoint of two neighbours, or one below the first task', () => {
+    expect(rankBetween(1, 2)).toBe(1.5);
+    expect(rankBetween(undefined, 5)).toBe(4);
+    expect(rankBetween(-3, -2)).toBe(-2.5);
+  });
+
+  it('reports no room when no double lies strictly between the neighbours', () => {
+    expect(rankBetween(1, 1)).toBeNull();
+    expect(rankBetween(1, 1 + Number.EPSILON)).toBeNull();
+    expect(rankBetween(2 ** 53, 2 ** 53 + 2)).toBeNull();
+    expect(rankBetween(2 ** 53, 2 ** 53 + 4)).toBe(2 ** 53 + 2);
+  });
+
+  it('runs out after about 50 halvings of a gap of one', () => {
+    let after = 2;
+    let halvings = 0;
+    for (let rank = rankBetween(1, after); rank !== null; rank = rankBetween(1, after)) {
+      after = rank;
+      halvings++;
+    }
+    expect(halvings).toBe(52);
   });
 });
