@@ -323,6 +323,38 @@ describe('the board in the browser', { timeout: 60_000 }, () => {
     await lane('Done').waitFor({ state: 'detached' });
   });
 
+  it('rolls a dropped card back, with a message, when the server refuses the move', async () => {
+    const later = (await uiApi(page, 'POST', `/boards/${boardId}/lanes`, { name: 'Later' })).body as {
+      data: { id: string };
+    };
+    // A tab that has lost its live stream still shows lane Later after it is deleted elsewhere.
+    const stale = await page.context().newPage();
+    await stale.route('**/events**', (route) => route.abort());
+    await stale.goto(`/boards/${boardId}`);
+    const staleLane = (name: string) => stale.getByRole('region', { name });
+    await staleLane('Later').getByText('No tasks.').waitFor();
+    expect((await uiApi(page, 'DELETE', `/boards/${boardId}/lanes/${later.data.id}`)).status).toBe(204);
+
+    const handle = staleLane('Doing').getByRole('button', { name: 'Drag Ship it' });
+    const target = staleLane('Later').getByText('No tasks.');
+    const from = (await handle.boundingBox())!;
+    const to = (await target.boundingBox())!;
+    await stale.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await stale.mouse.down();
+    await stale.mouse.move(from.x + 20, from.y + 20, { steps: 5 });
+    await stale.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 15 });
+    await stale.mouse.up();
+    await stale.getByText(/^The move was refused: /).waitFor();
+    // Back where it was, and the board re-read: the deleted lane is gone from this tab too.
+    await staleLane('Doing').getByRole('listitem', { name: 'Ship it' }).waitFor();
+    await staleLane('Later').waitFor({ state: 'detached' });
+    expect(await stale.getByRole('listitem', { name: 'Ship it' }).count()).toBe(1);
+    const doing = (await laneIds()).find((l) => l.name === 'Doing')!;
+    expect((await tasks()).find((t) => t.title === 'Ship it')?.laneId).toBe(doing.id);
+    await screenshot(stale, 'board-move-refused');
+    await stale.close();
+  });
+
   it('renders only the cards in view on a board of 4 000 tasks in 8 lanes', async () => {
     const bigId = ((await uiApi(page, 'POST', '/boards', { name: 'Big' })).body as { data: { id: string } })
       .data.id;
@@ -350,10 +382,10 @@ describe('the board in the browser', { timeout: 60_000 }, () => {
     }, bigId);
     expect(seeded).toBe(4000);
 
-    // The board's data: server time for the view, best of 3 reads (the machine is shared and loaded).
+    // The board's data: server time for the view, best of 5 reads (the machine is shared and loaded: single reads measured 140–840 ms while other suites ran).
     const viewTimes = await page.evaluate(async (id) => {
       const times: number[] = [];
-      for (let read = 0; read < 3; read++) {
+      for (let read = 0; read < 5; read++) {
         const url = `/api/ui/boards/${id}/view`;
         performance.clearResourceTimings();
         const res = await fetch(url);
@@ -380,10 +412,11 @@ describe('the board in the browser', { timeout: 60_000 }, () => {
       await big.addInitScript(() => {
         const scope = globalThis as unknown as { longTasks: number[] };
         scope.longTasks = [];
-        new PerformanceObserver((list) => {
+        const observer = new PerformanceObserver((list) => {
           for (const entry of list.getEntries()) scope.longTasks.push(Math.round(entry.duration));
-          // Node's typings (this file's) know no 'longtask'; the browser's do.
-        }).observe({ type: 'longtask' as 'mark', buffered: true });
+        });
+        // Node's typings (this file's) know no 'longtask'; the browser's do.
+        observer.observe({ type: 'longtask' as 'mark', buffered: true });
       });
       await big.goto(`/boards/${bigId}`);
       await big

@@ -202,6 +202,79 @@ describe('the task page in the browser', { timeout: 60_000 }, () => {
     await expectAccessible(page, 'task page with todos');
   });
 
+  it('reorders todos by dragging, with the mouse and the keyboard, and the order persists', async () => {
+    expect((await ext('POST', '/todos', { text: 'Ship the fix', iteration: 0 })).status).toBe(201);
+    await page.goto(`/boards/${boardId}/tasks/${taskId}`);
+    const todos = page.getByRole('region', { name: /Todos/ });
+    const labels = async () => (await todos.locator('label:not(.sr-only)').allTextContents()).join('|');
+    const stored = async () =>
+      ((await (await ext('GET', '/todos')).json()) as { data: { text: string }[] }).data
+        .map((t) => t.text)
+        .join('|');
+    await todos.getByRole('checkbox', { name: 'Ship the fix' }).waitFor();
+    expect(await labels()).toBe('Reproduce|Fix the cookie path|Ship the fix');
+
+    // Mouse: the last todo's grip dropped on the first todo puts it first.
+    const handle = todos.getByRole('button', { name: 'Drag todo Ship the fix' });
+    const target = todos.getByRole('checkbox', { name: 'Reproduce' });
+    const from = (await handle.boundingBox())!;
+    const to = (await target.boundingBox())!;
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(from.x + from.width / 2, from.y - 10, { steps: 5 });
+    await page.mouse.move(from.x + from.width / 2, to.y, { steps: 15 });
+    await page.mouse.up();
+    await expect.poll(stored).toBe('Ship the fix|Reproduce|Fix the cookie path');
+    expect(await labels()).toBe('Ship the fix|Reproduce|Fix the cookie path');
+
+    // Keyboard: Space picks up, an arrow moves, Space drops; a screen reader hears where it is.
+    await todos.getByRole('button', { name: 'Drag todo Reproduce' }).focus();
+    await page.keyboard.press('Space');
+    await page.getByText('Todo “Reproduce” is over position 2 of 3.').waitFor({ state: 'attached' });
+    await page.keyboard.press('ArrowDown');
+    await page.getByText('Todo “Reproduce” is over position 3 of 3.').waitFor({ state: 'attached' });
+    await page.keyboard.press('Space');
+    await expect.poll(stored).toBe('Ship the fix|Fix the cookie path|Reproduce');
+
+    await page.reload();
+    await todos.getByRole('checkbox', { name: 'Reproduce' }).waitFor();
+    expect(await labels()).toBe('Ship the fix|Fix the cookie path|Reproduce');
+    await expectAccessible(page, 'task page after reordering todos');
+  });
+
+  it('follows changes made through the external API while the task is open', async () => {
+    // The tab's live stream answering: the changes below are ones it must hear about.
+    const stream = page.waitForResponse((response) => response.url().includes(`/boards/${boardId}/events`));
+    await page.goto(`/boards/${boardId}/tasks/${taskId}`);
+    await page.getByRole('heading', { name: 'Fix the login bug', level: 1 }).waitFor();
+    const activity = page.getByRole('region', { name: 'Activity' });
+    await activity.getByRole('listitem').first().waitFor();
+    expect((await stream).status()).toBe(200);
+
+    let started = Date.now();
+    const body = 'Pushed the fix; please check on Safari.';
+    const comment = { body, source: 'agent', authorName: 'Claude' };
+    expect((await ext('POST', '/comments', comment)).status).toBe(201);
+    await page.getByText(body).waitFor({ timeout: 1000 });
+    expect(Date.now() - started).toBeLessThan(1000);
+    await activity.getByRole('listitem').first().getByText('commented').waitFor({ timeout: 1000 });
+
+    started = Date.now();
+    expect((await ext('POST', '/todos', { text: 'Check on Safari', iteration: 0 })).status).toBe(201);
+    await page.getByRole('checkbox', { name: 'Check on Safari' }).waitFor({ timeout: 1000 });
+    expect(Date.now() - started).toBeLessThan(1000);
+
+    started = Date.now();
+    expect((await ext('PATCH', '', { title: 'Fix the Safari login bug' })).status).toBe(200);
+    await page
+      .getByRole('heading', { name: 'Fix the Safari login bug', level: 1 })
+      .waitFor({ timeout: 1000 });
+    expect(Date.now() - started).toBeLessThan(1000);
+    await activity.getByRole('listitem').first().getByText('edited the task').waitFor({ timeout: 1000 });
+    expect((await ext('PATCH', '', { title: 'Fix the login bug' })).status).toBe(200);
+    await page.getByRole('heading', { name: 'Fix the login bug', level: 1 }).waitFor();
+  });
+
   it('lists the task’s activity, newest first, paged', async () => {
     for (let i = 0; i < 21; i++) {
       expect((await ext('POST', '/todos', { text: `Step ${i}`, iteration: 1 })).status).toBe(201);

@@ -1,7 +1,8 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { SESSION_KEY } from '../api/session';
 import { type BoardData, boardKey } from '../pages/board/board-data';
+import { taskKey } from '../pages/task/task-data';
 import { applyLiveEvent, type LiveActivity } from './apply-event';
 
 /** The event names of the live stream (activity types, then the stream's own). */
@@ -28,12 +29,53 @@ const EVENT_TYPES = [
 ];
 
 /**
- * Keeps every cached view of the board current from its live stream (one EventSource per tab, which
- * resumes with Last-Event-ID by itself): each event's card and lanes are written into the TanStack
- * Query cache directly, so a change costs no request, even on a board of thousands of tasks. A `reset`
- * re-reads the board; `signed-out` closes the stream and re-checks the session (the app goes to
- * sign-in). Queries of the task an event is about (`['board', boardId, 'task', taskId, …]`) are
- * refreshed, so an open task page follows too.
+ * Writes one event into every cached view of the board (its card and lanes, without a request) and
+ * refreshes the queries of the task it is about (an open task page: details, comments, todos, files,
+ * activity). A `reset`, or an event the snapshot cannot take, re-reads the board.
+ */
+function applyToCache(queryClient: QueryClient, boardId: string, event: MessageEvent<string>): void {
+  let activity: LiveActivity | null = null;
+  try {
+    activity = JSON.parse(event.data) as LiveActivity;
+  } catch {
+    activity = null;
+  }
+  let reload = false;
+  for (const [key, data] of queryClient.getQueriesData<BoardData>({ queryKey: boardKey(boardId) })) {
+    if (!data || !Array.isArray((data as Partial<BoardData>).tasks)) continue;
+    const archived = (key[2] as { archived?: boolean } | undefined)?.archived === true;
+    const next = applyLiveEvent(data, event.type, activity, archived);
+    if (next === 'reload') reload = true;
+    else if (next !== data) queryClient.setQueryData(key, next);
+  }
+  if (reload) void queryClient.invalidateQueries({ queryKey: boardKey(boardId) });
+  if (activity?.taskId) void queryClient.invalidateQueries({ queryKey: taskKey(boardId, activity.taskId) });
+}
+
+/** Opens the board's stream (one per tab; the browser resumes it with Last-Event-ID by itself). */
+function openStream(
+  queryClient: QueryClient,
+  boardId: string,
+  after: number | null,
+  onOpen?: () => void,
+): () => void {
+  const source = new EventSource(
+    `/api/ui/boards/${boardId}/events${after === null ? '' : `?after=${after}`}`,
+  );
+  const onEvent = (event: MessageEvent<string>) => applyToCache(queryClient, boardId, event);
+  for (const type of EVENT_TYPES) source.addEventListener(type, onEvent);
+  if (onOpen) source.addEventListener('open', onOpen);
+  source.addEventListener('signed-out', () => {
+    source.close();
+    void queryClient.invalidateQueries({ queryKey: SESSION_KEY });
+  });
+  return () => source.close();
+}
+
+/**
+ * Keeps every cached view of the board current from its live stream: each event's card and lanes are
+ * written into the TanStack Query cache directly, so a change costs no request, even on a board of
+ * thousands of tasks. `signed-out` closes the stream and re-checks the session (the app goes to sign-in).
  */
 export function useBoardEvents(boardId: string, activityId: number | null | undefined): void {
   const queryClient = useQueryClient();
@@ -43,32 +85,23 @@ export function useBoardEvents(boardId: string, activityId: number | null | unde
   const live = typeof activityId === 'number';
   useEffect(() => {
     if (!live) return;
-    const source = new EventSource(`/api/ui/boards/${boardId}/events?after=${startAfter.current}`);
-    const onEvent = (event: MessageEvent<string>) => {
-      let activity: LiveActivity | null = null;
-      try {
-        activity = JSON.parse(event.data) as LiveActivity;
-      } catch {
-        activity = null;
-      }
-      let reload = false;
-      for (const [key, data] of queryClient.getQueriesData<BoardData>({ queryKey: boardKey(boardId) })) {
-        if (!data || !Array.isArray((data as Partial<BoardData>).tasks)) continue;
-        const archived = (key[2] as { archived?: boolean } | undefined)?.archived === true;
-        const next = applyLiveEvent(data, event.type, activity, archived);
-        if (next === 'reload') reload = true;
-        else if (next !== data) queryClient.setQueryData(key, next);
-      }
-      if (reload) void queryClient.invalidateQueries({ queryKey: boardKey(boardId) });
-      else if (activity?.taskId) {
-        void queryClient.invalidateQueries({ queryKey: [...boardKey(boardId), 'task', activity.taskId] });
-      }
-    };
-    for (const type of EVENT_TYPES) source.addEventListener(type, onEvent);
-    source.addEventListener('signed-out', () => {
-      source.close();
-      void queryClient.invalidateQueries({ queryKey: SESSION_KEY });
-    });
-    return () => source.close();
+    return openStream(queryClient, boardId, startAfter.current);
   }, [boardId, live, queryClient]);
+}
+
+/**
+ * The task page's live updates: the board's stream from now on; an event about this task refreshes its
+ * queries (a comment, todo or edit made through the external API or MCP shows in an open task tab).
+ * What changed between the page's first reads and the stream's start is caught by one refresh when the
+ * stream opens (and again after each reconnect, which resumes from the last event anyway).
+ */
+export function useTaskEvents(boardId: string, taskId: string): void {
+  const queryClient = useQueryClient();
+  useEffect(
+    () =>
+      openStream(queryClient, boardId, null, () => {
+        void queryClient.invalidateQueries({ queryKey: taskKey(boardId, taskId) });
+      }),
+    [boardId, taskId, queryClient],
+  );
 }

@@ -13,6 +13,7 @@ import {
   TextField,
   Time,
 } from '../../components/ui';
+import { useTaskEvents } from '../../live/use-board-events';
 import { boardKey, PRIORITY_LABELS } from '../board/board-data';
 import { TaskActivity } from './activity';
 import { Assets } from './assets';
@@ -102,6 +103,7 @@ export default function TaskPage() {
   const { boardId = '', taskId = '' } = useParams();
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState(false);
+  useTaskEvents(boardId, taskId);
   const task = useQuery({
     queryKey: [...taskKey(boardId, taskId), 'detail'],
     queryFn: () => api.get<TaskDetail>(taskPath(boardId, taskId)),

@@ -1,10 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ArrowDown, ArrowUp, Pencil, Trash2 } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { toast } from 'sonner';
 import { api } from '../../api/client';
 import { Button, ErrorState, errorMessage, Loading } from '../../components/ui';
 import { type Todo, taskKey, taskPath } from './task-data';
+import { reorderedIds, TodoGroupDnd } from './todo-dnd';
+import { TodoRow, type TodoRowActions } from './todo-row';
 
 export function Todos({ boardId, taskId }: { boardId: string; taskId: string }) {
   const queryClient = useQueryClient();
@@ -47,14 +48,29 @@ export function Todos({ boardId, taskId }: { boardId: string; taskId: string }) 
     },
     onError,
   });
+  // The new order shows at once (a dropped todo stays where it was dropped); refused, it goes back.
   const reorder = useMutation({
     mutationFn: (orderedIds: string[]) => api.post<Todo[]>(`${base}/reorder`, { orderedIds }),
+    onMutate: async (orderedIds: string[]) => {
+      await queryClient.cancelQueries({ queryKey: key });
+      const before = queryClient.getQueryData<Todo[]>(key);
+      const byId = new Map(before?.map((t) => [t.id, t]));
+      const after = orderedIds.map((id) => byId.get(id)).filter((t): t is Todo => t !== undefined);
+      if (before && after.length === before.length) queryClient.setQueryData(key, after);
+      return { before };
+    },
     onSuccess: (list) => queryClient.setQueryData(key, list),
-    onError: (error) => {
+    onError: (error, _ids, context) => {
+      queryClient.setQueryData(key, context?.before);
       onError(error);
       return refresh();
     },
   });
+  const onDrop = (activeId: string, overId: string) => {
+    const ids = reorderedIds(todos.data ?? [], activeId, overId);
+    if (ids) reorder.mutate(ids);
+  };
+  const groupOf = (iteration: number) => (todos.data ?? []).filter((t) => t.iteration === iteration);
   /** Swaps the todo with its neighbour in the same iteration (the keyboard path for reordering). */
   const move = (todo: Todo, step: -1 | 1) => {
     const list = todos.data ?? [];
@@ -74,6 +90,14 @@ export function Todos({ boardId, taskId }: { boardId: string; taskId: string }) 
     onSuccess: refresh,
     onError,
   });
+  const rowActions: TodoRowActions = {
+    toggle: (todo) => toggle.mutate(todo),
+    startEdit: (todo) => setEditingId(todo.id),
+    cancelEdit: () => setEditingId(null),
+    saveEdit,
+    move,
+    remove: (todo) => remove.mutate(todo),
+  };
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
@@ -101,83 +125,21 @@ export function Todos({ boardId, taskId }: { boardId: string; taskId: string }) 
               Iteration {iteration}
             </h3>
           )}
-          <ul className="space-y-1">
-            {(todos.data ?? [])
-              .filter((t) => t.iteration === iteration)
-              .map((todo, _index, list) => (
-                <li key={todo.id} className="flex items-center gap-0.5 text-sm">
-                  {editingId === todo.id ? (
-                    <form onSubmit={(event) => saveEdit(event, todo)} className="flex flex-1 gap-1">
-                      <label htmlFor={`todo-edit-${todo.id}`} className="sr-only">
-                        Todo text
-                      </label>
-                      <input
-                        id={`todo-edit-${todo.id}`}
-                        name="text"
-                        required
-                        defaultValue={todo.text}
-                        // biome-ignore lint/a11y/noAutofocus: the field the person just asked to edit
-                        autoFocus
-                        onKeyDown={(event) => event.key === 'Escape' && setEditingId(null)}
-                        className="min-w-0 flex-1 rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900"
-                      />
-                      <Button type="submit" className="min-h-7 px-2" busy={edit.isPending}>
-                        Save
-                      </Button>
-                    </form>
-                  ) : (
-                    <>
-                      <input
-                        id={`todo-${todo.id}`}
-                        type="checkbox"
-                        checked={todo.done}
-                        onChange={() => toggle.mutate(todo)}
-                      />
-                      <label
-                        htmlFor={`todo-${todo.id}`}
-                        className={`ml-1 flex-1 ${todo.done ? 'text-zinc-500 line-through' : ''}`}
-                      >
-                        {todo.text}
-                      </label>
-                      <Button
-                        variant="ghost"
-                        className="min-h-7 px-1.5"
-                        onClick={() => setEditingId(todo.id)}
-                        aria-label={`Edit todo ${todo.text}`}
-                      >
-                        <Pencil aria-hidden className="size-3.5" />
-                      </Button>
-                    </>
-                  )}
-                  <Button
-                    variant="ghost"
-                    className="min-h-7 px-1.5 disabled:opacity-40"
-                    disabled={reorder.isPending || list[0]?.id === todo.id}
-                    onClick={() => move(todo, -1)}
-                    aria-label={`Move todo ${todo.text} up`}
-                  >
-                    <ArrowUp aria-hidden className="size-3.5" />
-                  </Button>
-                  <Button
-                    variant="ghost"
-                    className="min-h-7 px-1.5 disabled:opacity-40"
-                    disabled={reorder.isPending || list.at(-1)?.id === todo.id}
-                    onClick={() => move(todo, 1)}
-                    aria-label={`Move todo ${todo.text} down`}
-                  >
-                    <ArrowDown aria-hidden className="size-3.5" />
-                  </Button>
-                  <Button
-                    variant="ghost"
-                    className="min-h-7 px-1.5"
-                    onClick={() => remove.mutate(todo)}
-                    aria-label={`Delete todo ${todo.text}`}
-                  >
-                    <Trash2 aria-hidden className="size-3.5" />
-                  </Button>
-                </li>
+          <TodoGroupDnd group={groupOf(iteration)} onDrop={onDrop}>
+            <ul className="space-y-1">
+              {groupOf(iteration).map((todo, _index, list) => (
+                <TodoRow
+                  key={todo.id}
+                  todo={todo}
+                  first={list[0]?.id === todo.id}
+                  last={list.at(-1)?.id === todo.id}
+                  editing={editingId === todo.id}
+                  busy={{ edit: edit.isPending, reorder: reorder.isPending }}
+                  actions={rowActions}
+                />
               ))}
-          </ul>
+            </ul>
+          </TodoGroupDnd>
         </div>
       ))}
       <form onSubmit={submit} className="flex gap-2">
