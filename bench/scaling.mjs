@@ -1,7 +1,7 @@
 // Scaling benchmark: do the hot reads stay flat as the data grows? Times the real repository queries
 // (from dist/) on a fresh database at growing sizes: a page of turns after a cursor (1 k → 1 M turns on
 // one task), task detail and a lane's task list (100 → 10 000 tasks on one board), and the delivery
-// claim (1 k → 1 M delivery rows, nearly all finished history).
+// claim and the recording of results (1 k → 1 M delivery rows, nearly all finished history).
 //
 //   npm run build && node bench/scaling.mjs                      SQLite
 //   BENCH_DATABASE_URL=postgres://... node bench/scaling.mjs     PostgreSQL (a fresh schema, dropped after)
@@ -13,7 +13,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { openDatabase } from '../dist/db/database.js';
 import { migrateToLatest } from '../dist/db/migrate.js';
-import { claimDueDeliveries } from '../dist/db/repositories/deliveries.js';
+import { claimDueDeliveries, recordAttempts } from '../dist/db/repositories/deliveries.js';
 import { findTask, listTasks } from '../dist/db/repositories/tasks.js';
 import { listTurnsPage } from '../dist/db/repositories/turns.js';
 
@@ -118,7 +118,8 @@ for (let size = 1000; size <= maxTurns; size *= 10) {
   console.log(`turns ${size}: page of 50 after a cursor ${page.toFixed(0)} µs`);
 }
 
-// Deliveries: 1 k → 1 M rows, 1 in 1 000 pending; the claim (leases, then given back by the next claim's
+// Deliveries: 1 k → 1 M rows, 1 in 1 000 pending and the first 64 (so every claim at every size finds
+// its 16: with 1 pending at 1 k rows it used to claim 1, which made the claim look cheaper there); the claim (leases, then given back by the next claim's
 // time: each claim is made a moment later so the previous leases have run out).
 await run(
   `insert into api_keys (id, name, key_hash, key_sealed, all_boards, created_at) values ('key_1', 'k', 'h', 's', 1, '${NOW}')`,
@@ -132,7 +133,7 @@ let deliveries = 0;
 let clock = T0 + 10_000_000;
 for (let size = 1000; size <= maxTurns; size *= 10) {
   await run(`insert into webhook_deliveries (id, webhook_id, event_id, status, attempts, next_attempt_at, created_at)
-    select 'dlv_' || ${pad('i')}, 'wh_1', 'evt_1', case when i % 1000 = 0 then 'pending' else 'delivered' end, 1, ${T0} + i, '${NOW}'
+    select 'dlv_' || ${pad('i')}, 'wh_1', 'evt_1', case when i % 1000 = 0 or i < 64 then 'pending' else 'delivered' end, 1, ${T0} + i, '${NOW}'
     from ${numbers(deliveries, size)}`);
   deliveries = size;
   await run('analyze');
@@ -146,8 +147,62 @@ for (let size = 1000; size <= maxTurns; size *= 10) {
       excludeWebhookIds: [],
     });
   });
-  results.deliveries.push({ rows: size, claimUs: Math.round(claim) });
-  console.log(`deliveries ${size}: claim of 16 ${claim.toFixed(0)} µs`);
+  // A claim that leaves the only webhook out (its host is backlogged): it finds nothing, and looks
+  // through at most the dispatcher's window of due deliveries.
+  const excludingClaim = await time(() => {
+    clock += 1000;
+    return claimDueDeliveries(db, dialect, {
+      nowMs: clock,
+      limit: 16,
+      leaseUntil: clock + 500,
+      leaseOwner: 'bench',
+      excludeWebhookIds: ['wh_1'],
+      scanLimit: 500,
+    });
+  });
+  // A claim, then its results recorded in one transaction (as the dispatcher's writer does); recorded
+  // as due again, so the next round finds the same pending deliveries.
+  const claimAndRecord = await time(async () => {
+    clock += 1000;
+    const owner = `bench-${clock}`;
+    const claimed = await claimDueDeliveries(db, dialect, {
+      nowMs: clock,
+      limit: 16,
+      leaseUntil: clock + 500,
+      leaseOwner: owner,
+      excludeWebhookIds: [],
+    });
+    const at = new Date(clock).toISOString();
+    await db.transaction().execute((trx) =>
+      recordAttempts(
+        trx,
+        dialect,
+        claimed.map(({ id }) => ({
+          id,
+          leaseOwner: owner,
+          record: {
+            status: 'pending',
+            attempts: 1,
+            next_attempt_at: clock,
+            response_status: 503,
+            response_body: null,
+            duration_ms: 1,
+            error: 'Receiver answered HTTP 503.',
+            last_attempt_at: at,
+          },
+        })),
+      ),
+    );
+  });
+  results.deliveries.push({
+    rows: size,
+    claimUs: Math.round(claim),
+    excludingClaimUs: Math.round(excludingClaim),
+    claimAndRecordUs: Math.round(claimAndRecord),
+  });
+  console.log(
+    `deliveries ${size}: claim of 16 ${claim.toFixed(0)} µs, excluding claim ${excludingClaim.toFixed(0)} µs, claim + record ${claimAndRecord.toFixed(0)} µs`,
+  );
 }
 
 results.load.push(fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '));

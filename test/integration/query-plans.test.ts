@@ -3,7 +3,7 @@ import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findActiveKeyByHash } from '../../src/db/repositories/api-keys.js';
-import { claimDueDeliveries, recordAttempt } from '../../src/db/repositories/deliveries.js';
+import { claimDueDeliveries, recordAttempt, recordAttempts } from '../../src/db/repositories/deliveries.js';
 import { appendSlot } from '../../src/db/repositories/task-ranks.js';
 import { countLaneTasks, findTask, listTasks } from '../../src/db/repositories/tasks.js';
 import { listTurnsPage } from '../../src/db/repositories/turns.js';
@@ -318,6 +318,55 @@ describe.each(DIALECTS)('query plans of the hot queries ($dialect)', ({ dialect,
       });
       expectIndexed(
         record,
+        dialect === 'sqlite'
+          ? /USING INDEX sqlite_autoindex_webhook_deliveries_1/
+          : /webhook_deliveries_pkey/,
+      );
+    });
+
+    it('a claim that leaves webhooks out looks through a bounded window of the due index; results by id', async () => {
+      const window = await plansOf(async (db) => {
+        await claimDueDeliveries(db, dialect, {
+          nowMs: Date.parse(NOW) + DELIVERIES,
+          limit: 10,
+          leaseUntil: Date.parse(NOW) + 60_000,
+          leaseOwner: 'plan-window',
+          excludeWebhookIds: ['wh_3'],
+          scanLimit: 100,
+        });
+      });
+      expectIndexed(window, /deliveries_due_idx/);
+      const claimed = await claimDueDeliveries(db, dialect, {
+        nowMs: Date.parse(NOW) + DELIVERIES,
+        limit: 5,
+        leaseUntil: Date.parse(NOW) + 60_000,
+        leaseOwner: 'plan-batch',
+        excludeWebhookIds: [],
+      });
+      expect(claimed).toHaveLength(5);
+      const batch = await plansOf(async (db) => {
+        const stored = await recordAttempts(
+          db,
+          dialect,
+          claimed.map(({ id }) => ({
+            id,
+            leaseOwner: 'plan-batch',
+            record: {
+              status: 'delivered' as const,
+              attempts: 1,
+              next_attempt_at: 0,
+              response_status: 204,
+              response_body: null,
+              duration_ms: 1,
+              error: null,
+              last_attempt_at: NOW,
+            },
+          })),
+        );
+        expect(stored.sort()).toEqual(claimed.map(({ id }) => id).sort());
+      });
+      expectIndexed(
+        batch,
         dialect === 'sqlite'
           ? /USING INDEX sqlite_autoindex_webhook_deliveries_1/
           : /webhook_deliveries_pkey/,

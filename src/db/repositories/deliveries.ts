@@ -259,7 +259,9 @@ export async function recordAttempts(
   entries: readonly AttemptResultEntry[],
 ): Promise<string[]> {
   if (entries.length === 0) return [];
-  // One result per delivery (the latest): an update from a list naming a row twice takes either.
+  // One result per delivery (the latest): an update from a list naming a row twice takes either. On
+  // PostgreSQL the ids are also given as an array, so the rows are found by the primary key (a join
+  // with the function's rows alone may be planned as a scan of the table).
   const byId = new Map(entries.map((entry) => [entry.id, entry]));
   const list = JSON.stringify(
     [...byId.values()].map(({ id, leaseOwner, record }) => ({ id, lease_owner: leaseOwner, ...record })),
@@ -275,7 +277,7 @@ export async function recordAttempts(
           from jsonb_to_recordset(${list}::jsonb) as r(id text, lease_owner text, status text,
             attempts integer, next_attempt_at bigint, response_status integer, response_body text,
             duration_ms integer, error text, last_attempt_at text)
-          where d.id = r.id and d.lease_owner = r.lease_owner
+          where d.id = r.id and d.lease_owner = r.lease_owner and d.id = any(${[...byId.keys()]}::text[])
           returning d.id`.execute(db)
       : await sql<{ id: string }>`
           update webhook_deliveries set
