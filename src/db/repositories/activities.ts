@@ -88,13 +88,16 @@ export async function listTaskActivities(
   return query.orderBy('id', 'desc').limit(page.limit).execute();
 }
 
-/** Deletes up to `limit` activities created before `before`; returns how many. */
+/**
+ * Deletes up to `limit` of the oldest activities that were created before `before`; returns how many.
+ * Ids increase with creation time, so the oldest ids (the primary key, no index of its own) are the
+ * candidates; a batch with fewer deletions than `limit` has reached activities still kept.
+ */
 export async function deleteActivitiesBefore(db: Executor, before: string, limit: number): Promise<number> {
   const result = await db
     .deleteFrom('activities')
-    .where('id', 'in', (eb) =>
-      eb.selectFrom('activities').select('id').where('created_at', '<', before).orderBy('id').limit(limit),
-    )
+    .where('id', 'in', (eb) => eb.selectFrom('activities').select('id').orderBy('id').limit(limit))
+    .where('created_at', '<', before)
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
