@@ -24,7 +24,13 @@ type Dialog =
   | { kind: 'delete-board' }
   | null;
 
-export default function BoardPage() {
+/** One board page per board: going to another board starts afresh (filter, dialogs, lane reveal). */
+export default function BoardRoute() {
+  const { boardId = '' } = useParams();
+  return <BoardPage key={boardId} />;
+}
+
+function BoardPage() {
   const { boardId = '' } = useParams();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
