@@ -16,14 +16,26 @@ pool.on('error', () => {});
 const q = (name, text) => (client, values) => client.query({ name, text, values });
 const keyByHash = q('key', 'select id, all_boards from api_keys where key_hash = $1 and revoked_at is null');
 const grant = q('grant', 'select permission from api_key_grants where api_key_id = $1 and board_id = $2');
-// Positions as Laneboard computes them from the stored ranks: numbered in the list, counted in the detail.
+// Positions as Laneboard computes them from the stored ranks: numbered while the list is read (whole
+// lanes, in rank order), counted in the detail.
 const listTasks = q(
   'list',
-  `select t.id, t.short_id, t.title, t.lane_id, t.priority, t.tags, t.archived, t.created_at, t.updated_at,
-     cast(row_number() over (partition by t.lane_id order by t.rank, t.id) - 1 as integer) as position
+  `select t.id, t.short_id, t.title, t.lane_id, t.priority, t.tags, t.archived, t.created_at, t.updated_at
    from tasks t join lanes l on l.id = t.lane_id where t.board_id = $1 and t.archived = 0
-   order by l.position, position`,
+   order by l.position, t.rank, t.id`,
 );
+function numberPositions(rows) {
+  let lane = null;
+  let next = 0;
+  for (const row of rows) {
+    if (row.lane_id !== lane) {
+      lane = row.lane_id;
+      next = 0;
+    }
+    row.position = next++;
+  }
+  return rows;
+}
 const taskDetail = q(
   'detail',
   `select *, case when t.archived = 0 then (select cast(count(*) as integer) from tasks e
@@ -99,7 +111,7 @@ async function handle(req, res) {
     const permission = key.all_boards ? 'edit' : (await grant(client, [key.id, boardId])).rows[0]?.permission;
     if (!permission) return send(res, 403, { error: { code: 'forbidden', message: 'no' } });
     if (req.method === 'GET' && !taskId)
-      return send(res, 200, { data: (await listTasks(client, [boardId])).rows.map(toTask) });
+      return send(res, 200, { data: numberPositions((await listTasks(client, [boardId])).rows).map(toTask) });
     if (req.method === 'GET') {
       const row = (await taskDetail(client, [taskId, boardId])).rows[0];
       if (!row) return send(res, 404, { error: { code: 'not_found', message: 'no' } });

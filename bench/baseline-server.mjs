@@ -20,13 +20,25 @@ db.pragma('busy_timeout = 5000');
 
 const keyByHash = db.prepare('select id, all_boards from api_keys where key_hash = ? and revoked_at is null');
 const grant = db.prepare('select permission from api_key_grants where api_key_id = ? and board_id = ?');
-// Positions as Laneboard computes them from the stored ranks: numbered in the list, counted in the detail.
+// Positions as Laneboard computes them from the stored ranks: numbered while the list is read (whole
+// lanes, in rank order), counted in the detail.
 const listTasks = db.prepare(
-  `select t.id, t.short_id, t.title, t.lane_id, t.priority, t.tags, t.archived, t.created_at, t.updated_at,
-     row_number() over (partition by t.lane_id order by t.rank, t.id) - 1 as position
+  `select t.id, t.short_id, t.title, t.lane_id, t.priority, t.tags, t.archived, t.created_at, t.updated_at
    from tasks t join lanes l on l.id = t.lane_id where t.board_id = ? and t.archived = 0
-   order by l.position, position`,
+   order by l.position, t.rank, t.id`,
 );
+function numberPositions(rows) {
+  let lane = null;
+  let next = 0;
+  for (const row of rows) {
+    if (row.lane_id !== lane) {
+      lane = row.lane_id;
+      next = 0;
+    }
+    row.position = next++;
+  }
+  return rows;
+}
 const taskDetail = db.prepare(
   `select *, case when t.archived = 0 then (select count(*) from tasks e
      where e.lane_id = t.lane_id and e.archived = 0 and (e.rank, e.id) < (t.rank, t.id)) end as position
@@ -82,7 +94,8 @@ http
     const [, boardId, taskId] = match;
     const permission = key.all_boards ? 'edit' : grant.get(key.id, boardId)?.permission;
     if (!permission) return send(res, 403, { error: { code: 'forbidden', message: 'no' } });
-    if (req.method === 'GET' && !taskId) return send(res, 200, { data: listTasks.all(boardId).map(toTask) });
+    if (req.method === 'GET' && !taskId)
+      return send(res, 200, { data: numberPositions(listTasks.all(boardId)).map(toTask) });
     if (req.method === 'GET') {
       const row = taskDetail.get(taskId, boardId);
       if (!row) return send(res, 404, { error: { code: 'not_found', message: 'no' } });

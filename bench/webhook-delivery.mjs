@@ -198,10 +198,13 @@ try {
       await bench.services.boards.createBoard(bench.actor, { name: `Board ${i}` });
     const total = events * WEBHOOKS;
     await sink.ask('reset');
+    const rssBefore = process.memoryUsage().rss;
+    const cpuBefore = process.cpuUsage();
     const started = performance.now();
     await bench.start();
     const stats = await waitForDeliveries(sink, total, 120_000);
     const seconds = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
     // Results are written in batches, by every instance: wait (bounded) until all are recorded.
     const countDelivered = async () =>
       Number(
@@ -226,6 +229,12 @@ try {
       seconds: Number(seconds.toFixed(2)),
       deliveriesPerSecond: Math.round(stats.distinct / seconds),
       secondsUntilAllRecorded: Number(recordedSeconds.toFixed(2)),
+      // This process's CPU time while sending (the dispatcher's, and the polling of the receiver).
+      cpuUsPerDelivery: Math.round((cpu.user + cpu.system) / stats.distinct),
+      // Resident memory when the backlog was queued and the peak since: the held deliveries are bounded,
+      // so the difference should not grow with BENCH_DELIVERIES.
+      rssBeforeMb: Math.round(rssBefore / 2 ** 20),
+      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
     };
     await bench.close();
   }

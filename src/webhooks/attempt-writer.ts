@@ -16,7 +16,7 @@ const MAX_BATCH = 500;
  * worth at a time, or earlier with the next claim (writeWith). This delays only the record, never an
  * attempt.
  */
-const GATHER_MS = 10;
+const GATHER_MS = 50;
 
 /**
  * Stores attempt results in batches. Until a result is written, the delivery's lease keeps it from

@@ -98,6 +98,12 @@ export class WebhookDispatcher {
   private wakeRequested = false;
   private claimSeq = 0;
   private lastFullScan = 0;
+  /**
+   * The last claim that left nothing out found fewer than it asked for: nothing more is due until a
+   * commit, a poll or a retry's time. Finished attempts then do not claim (each would be an empty
+   * transaction); wake() clears it.
+   */
+  private drained = false;
 
   constructor(private readonly options: DispatcherOptions) {
     this.clock = options.clock ?? systemClock;
@@ -148,7 +154,14 @@ export class WebhookDispatcher {
 
   /** Looks for due deliveries now. Cheap to call often: calls during a claim cycle coalesce into one more. */
   wake(): void {
-    if (!this.running) return;
+    // Something may have come due (a commit, a poll, another instance): worth a claim again.
+    this.drained = false;
+    this.wakeForSlots();
+  }
+
+  /** Claims for freed slots, unless the last claim showed that nothing more is due. */
+  private wakeForSlots(): void {
+    if (!this.running || this.drained) return;
     this.wakeRequested = true;
     if (!this.cycle) this.cycle = this.runCycles().finally(() => (this.cycle = null));
   }
@@ -228,6 +241,7 @@ export class WebhookDispatcher {
         return { claimed, jobs: await loadDeliveryJobs(trx, fresh) };
       });
       if (excluded.length > 0) this.pacer.claimed(claimed.length);
+      else if (claimed.length < limit) this.drained = true;
       if (claimed.length === 0) return;
       const refused: Array<{ id: string; leaseOwner: string }> = [];
       for (const row of jobs) {
@@ -276,7 +290,7 @@ export class WebhookDispatcher {
     const next = this.hosts.finish(host);
     if (next && this.running) this.begin(next, host);
     else if (next) void this.giveBack([{ id: next.id, leaseOwner: next.leaseOwner }]);
-    if (this.maxConcurrency - this.hosts.held >= CLAIM_MIN || this.hosts.wantsMore(host)) this.wake();
+    if (this.maxConcurrency - this.hosts.held >= CLAIM_MIN || this.hosts.wantsMore(host)) this.wakeForSlots();
   }
 
   private async attempt(job: HeldJob): Promise<void> {

@@ -327,6 +327,12 @@ describe('the board in the browser', { timeout: 60_000 }, () => {
     const later = (await uiApi(page, 'POST', `/boards/${boardId}/lanes`, { name: 'Later' })).body as {
       data: { id: string };
     };
+    const doomed = (
+      await uiApi(page, 'POST', `/boards/${boardId}/tasks`, {
+        laneId: (await laneIds()).find((l) => l.name === 'Doing')!.id,
+        title: 'Doomed',
+      })
+    ).body as { data: { id: string } };
     // A tab that has lost its live stream still shows lane Later after it is deleted elsewhere.
     const stale = await page.context().newPage();
     await stale.route('**/events**', (route) => route.abort());
@@ -352,6 +358,23 @@ describe('the board in the browser', { timeout: 60_000 }, () => {
     const doing = (await laneIds()).find((l) => l.name === 'Doing')!;
     expect((await tasks()).find((t) => t.title === 'Ship it')?.laneId).toBe(doing.id);
     await screenshot(stale, 'board-move-refused');
+
+    // A task deleted elsewhere, moved with the keyboard: refused, and gone once the board is re-read.
+    const deleted = await fetch(`${server.baseUrl}/api/ext/v1/boards/${boardId}/tasks/${doomed.data.id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(deleted.status).toBe(204);
+    await staleLane('Doing').getByRole('button', { name: 'Drag Doomed' }).focus();
+    await stale.keyboard.press('Space');
+    await stale
+      .getByText('Task “Doomed” is over position 2 of 2 in lane Doing.')
+      .waitFor({ state: 'attached' });
+    await stale.keyboard.press('ArrowUp');
+    await stale.getByText(/Task “Doomed” is over position 1 of 2/).waitFor({ state: 'attached' });
+    await stale.keyboard.press('Space');
+    await stale.getByText('The move was refused: Task not found.').waitFor();
+    await staleLane('Doing').getByRole('listitem', { name: 'Doomed' }).waitFor({ state: 'detached' });
     await stale.close();
   });
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Database } from '../database.js';
 import type { BoardRow, Executor, LaneRow } from '../schema.js';
-import { countedPosition, windowPosition } from './task-ranks.js';
+import { countedPosition, laneOrder, numberPositions } from './task-ranks.js';
 
 /** One card's row: the task's own columns plus its aggregates. */
 export interface CardRow {
@@ -113,18 +113,14 @@ export async function readCardRows(db: Executor, query: CardQuery): Promise<Card
       'updated_at',
       'last_turn_at',
     ])
-    // Chosen cards count their positions; the whole board's are numbered in one pass.
-    .select((taskIds ? countedPosition : windowPosition).as('position'))
     .where('board_id', '=', boardId);
   if (!query.includeArchived) tasks = tasks.where('archived', '=', 0);
   if (taskIds) tasks = tasks.where('id', 'in', taskIds);
-  const taskRows = await tasks
-    .orderBy('lane_id')
-    .orderBy('archived')
-    .orderBy('position')
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  const ordered = laneOrder.reduce((q, term) => q.orderBy(term), tasks.orderBy('lane_id'));
+  // Chosen cards count their positions; the whole board's are numbered as they are read.
+  const taskRows: CardRow[] = taskIds
+    ? await ordered.select(countedPosition.as('position')).execute()
+    : numberPositions(await ordered.execute());
 
   const archivedFilter = query.includeArchived ? sql`` : sql`and t.archived = 0`;
   const taskFilter = taskIds ? sql`and t.id in (${sql.join(taskIds)})` : sql``;

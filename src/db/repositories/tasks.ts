@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { precompiled } from '../precompiled.js';
 import type { Executor, NewTaskRow, TaskRow } from '../schema.js';
 import type { Tx } from '../transaction.js';
-import { countedPosition, windowPosition } from './task-ranks.js';
+import { countedPosition, laneOrder, numberPositions } from './task-ranks.js';
 
 /** A stored task with its dense position (the index among the lane's active tasks; null when archived). */
 export type TaskWithPosition = TaskRow & { position: number | null };
@@ -32,23 +32,25 @@ const LIST_COLUMNS = [
 
 /**
  * Board order: lane position, then the lane's active tasks by position, then its archived ones (oldest
- * first). A short-id prefix counts each match's position (a window would number only the matches).
+ * first). Whole lanes are numbered as they are read; a short-id prefix keeps only some of a lane's tasks,
+ * so each match counts its position.
  */
 export async function listTasks(
   db: Executor,
   boardId: string,
   filter: TaskListFilter,
 ): Promise<TaskListRow[]> {
-  return taskListQuery(db, boardId, filter).execute();
+  const query = taskListQuery(db, boardId, filter);
+  if (filter.shortIdPrefix !== undefined) return query.select(countedPosition.as('position')).execute();
+  return numberPositions(await query.execute());
 }
 
-/** The list query, unexecuted (tests read its plan). */
+/** The list query without positions, unexecuted (tests read its plan). */
 export function taskListQuery(db: Executor, boardId: string, filter: TaskListFilter) {
   let query = db
     .selectFrom('tasks')
     .innerJoin('lanes', 'lanes.id', 'tasks.lane_id')
     .select(LIST_COLUMNS)
-    .select((filter.shortIdPrefix === undefined ? windowPosition : countedPosition).as('position'))
     .where('tasks.board_id', '=', boardId);
   if (filter.laneId !== undefined) query = query.where('tasks.lane_id', '=', filter.laneId);
   if (!filter.includeArchived) query = query.where('tasks.archived', '=', 0);
@@ -59,15 +61,7 @@ export function taskListQuery(db: Executor, boardId: string, filter: TaskListFil
       .where('tasks.short_id', '>=', filter.shortIdPrefix)
       .where('tasks.short_id', '<', `${filter.shortIdPrefix}{`);
   }
-  return (
-    query
-      .orderBy('lanes.position')
-      .orderBy('tasks.archived')
-      // The computed position (null for every archived task, which then go by age).
-      .orderBy('position')
-      .orderBy('tasks.created_at')
-      .orderBy('tasks.id')
-  );
+  return laneOrder.reduce((ordered, term) => ordered.orderBy(term), query.orderBy('lanes.position'));
 }
 
 const findTaskQuery = precompiled(2, (db, boardId: string, taskId: string) =>

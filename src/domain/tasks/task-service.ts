@@ -204,7 +204,7 @@ export class TaskService {
   async deleteTask(actor: Actor, boardId: string, taskId: string): Promise<void> {
     requireBoardPermission(actor, boardId, 'edit');
     await inTaskTransaction(this.deps.database, async (tx, attempt) => {
-      const task = await lockTaskWithLanes(tx, boardId, taskId, undefined, attempt > 1);
+      await lockTaskWithLanes(tx, boardId, taskId, undefined, attempt > 1);
       await deleteTask(tx.db, taskId);
       await this.deps.activities.record(tx, actor, {
         type: 'task.deleted',

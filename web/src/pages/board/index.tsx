@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, type MouseEvent, useEffect, useMemo, useState } from 'react';
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { api } from '../../api/client';
@@ -9,7 +9,8 @@ import { useBoardEvents } from '../../live/use-board-events';
 import { type BoardData, boardKey, type Card, type Lane, useBoard, usePollingFallback } from './board-data';
 import { BoardDnd, type Drop } from './board-dnd';
 import { BoardShortcuts } from './board-shortcuts';
-import { type LaneActions, LaneColumn } from './lane-column';
+import { useLaneActions, useTaskLinkRouting } from './lane-actions';
+import { LaneColumn } from './lane-column';
 import { MoveDialog } from './move-dialog';
 import { NameDialog } from './name-dialog';
 import { withMove } from './optimistic';
@@ -23,7 +24,13 @@ type Dialog =
   | { kind: 'delete-board' }
   | null;
 
-export default function BoardPage() {
+/** One board page per board: going to another board starts afresh (filter, dialogs, lane reveal). */
+export default function BoardRoute() {
+  const { boardId = '' } = useParams();
+  return <BoardPage key={boardId} />;
+}
+
+function BoardPage() {
   const { boardId = '' } = useParams();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -112,38 +119,13 @@ export default function BoardPage() {
     return map;
   }, [board.data, filter]);
 
-  // Stable, so a lane (memoised) re-renders only when its own cards change.
-  const laneActions = useMemo<LaneActions>(() => {
-    const reread = () => queryClient.invalidateQueries({ queryKey: boardKey(boardId) });
-    return {
-      addTask: async (laneId, title) => {
-        await api.post(`/boards/${boardId}/tasks`, { laneId, title });
-        await reread();
-      },
-      rename: (target) => setDialog({ kind: 'rename-lane', lane: target }),
-      remove: (target) => setDialog({ kind: 'delete-lane', lane: target }),
-      move: (card) => setDialog({ kind: 'move', card }),
-      archive: async (card) => {
-        try {
-          await api.patch(`/boards/${boardId}/tasks/${card.id}`, { archived: !card.archived });
-          toast.success(card.archived ? `“${card.title}” unarchived` : `“${card.title}” archived`);
-          await reread();
-        } catch (error) {
-          toast.error(errorMessage(error));
-        }
-      },
-    };
-  }, [boardId, queryClient]);
+  const laneActions = useLaneActions(boardId, (card) => setDialog({ kind: 'move', card }), {
+    rename: (lane) => setDialog({ kind: 'rename-lane', lane }),
+    remove: (lane) => setDialog({ kind: 'delete-lane', lane }),
+  });
   const revealed = useRevealedLanes(lanes.length, board.data?.tasks.length);
 
-  // The cards' task links are plain anchors (cheaper than a router Link each): a plain click routes here.
-  const followTaskLink = (event: MouseEvent<HTMLDivElement>) => {
-    const link = (event.target as Element).closest<HTMLAnchorElement>('a[data-task-link]');
-    if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
-      return;
-    event.preventDefault();
-    navigate(link.getAttribute('href') ?? '/');
-  };
+  const followTaskLink = useTaskLinkRouting();
 
   useEffect(() => {
     document.title = board.data ? `${board.data.board.name} · Laneboard` : 'Board · Laneboard';

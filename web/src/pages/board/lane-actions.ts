@@ -1,0 +1,58 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { type MouseEvent, useMemo, useRef } from 'react';
+import { useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { api } from '../../api/client';
+import { errorMessage } from '../../components/ui';
+import { boardKey, type Card, type Lane } from './board-data';
+import type { LaneActions } from './lane-column';
+
+/**
+ * What a lane and its cards can do, stable for the board's life, so a memoised lane re-renders only
+ * when its own cards change. The dialogs are the board page's (its latest callbacks are used).
+ */
+export function useLaneActions(
+  boardId: string,
+  openMove: (card: Card) => void,
+  dialogs: { rename: (lane: Lane) => void; remove: (lane: Lane) => void },
+): LaneActions {
+  const queryClient = useQueryClient();
+  const latest = useRef({ openMove, dialogs });
+  latest.current = { openMove, dialogs };
+  return useMemo<LaneActions>(() => {
+    const reread = () => queryClient.invalidateQueries({ queryKey: boardKey(boardId) });
+    return {
+      addTask: async (laneId, title) => {
+        await api.post(`/boards/${boardId}/tasks`, { laneId, title });
+        await reread();
+      },
+      rename: (lane) => latest.current.dialogs.rename(lane),
+      remove: (lane) => latest.current.dialogs.remove(lane),
+      move: (card) => latest.current.openMove(card),
+      archive: async (card) => {
+        try {
+          await api.patch(`/boards/${boardId}/tasks/${card.id}`, { archived: !card.archived });
+          toast.success(card.archived ? `“${card.title}” unarchived` : `“${card.title}” archived`);
+          await reread();
+        } catch (error) {
+          toast.error(errorMessage(error));
+        }
+      },
+    };
+  }, [boardId, queryClient]);
+}
+
+/**
+ * The cards' task links are plain anchors (cheaper than a router Link on each of hundreds of cards):
+ * the board's container routes a plain click on one; modified clicks (new tab) stay the browser's.
+ */
+export function useTaskLinkRouting(): (event: MouseEvent<HTMLElement>) => void {
+  const navigate = useNavigate();
+  return (event) => {
+    const link = (event.target as Element).closest<HTMLAnchorElement>('a[data-task-link]');
+    if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+      return;
+    event.preventDefault();
+    navigate(link.getAttribute('href') ?? '/');
+  };
+}
