@@ -148,10 +148,17 @@ describe.skipIf(skip)('two instances on one PostgreSQL database', () => {
       ),
     );
     expect(created.map((r) => r.status)).toEqual(Array(16).fill(201));
-    expect(created.map((r) => r.body.data.position).sort((x: number, y: number) => x - y)).toEqual(
-      Array.from({ length: 16 }, (_, i) => i),
-    );
     const taskIds = created.map((r) => r.body.data.id as string);
+    // Appends take no lane lock (decisions.md, "Task ranks"): each reports the tasks its transaction saw
+    // before it, so racing ones may report the same position; once all have committed the lane is
+    // 0..n-1, and no task is listed before the position it reported.
+    const appended = (await b.api(key, 'GET', `/boards/${boardId}/tasks?laneId=${laneIds[0]}`)).body
+      .data as Array<{ id: string; position: number }>;
+    expect(appended.map((t) => t.position)).toEqual(Array.from({ length: 16 }, (_, i) => i));
+    for (const res of created) {
+      const listed = appended.find((t) => t.id === res.body.data.id);
+      expect(res.body.data.position).toBeLessThanOrEqual(listed?.position ?? -1);
+    }
 
     const random = seededRandom(20261122);
     const moves = await Promise.all(
