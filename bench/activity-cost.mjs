@@ -1,7 +1,7 @@
 // The cost of recording an activity on task create: the same app (built dist/, in this process) with
 // the runtime's activity recorder (insert + webhook fan-out + change feed) against a recorder that only
 // runs the webhook fan-out, as events were recorded before activities existed. Interleaved rounds of
-// sequential creates through app.inject; reports the ratio of median times per create.
+// sequential creates through app.inject; reports the ratio of median wall and CPU times per create.
 //
 //   npm run build && node bench/activity-cost.mjs                       SQLite
 //   BENCH_DATABASE_URL=postgres://... node bench/activity-cost.mjs      PostgreSQL (a throwaway schema)

@@ -75,5 +75,7 @@ export function lazyRequestLogger(
   bindings: Bindings,
   options: ChildLoggerOptions,
 ): FastifyBaseLogger {
+  // A route's own logLevel may be more verbose than the parent's: its child decides, so make it now.
+  if (options.level !== undefined) return logger.child(bindings, options);
   return new LazyRequestLogger(logger, bindings, options) as unknown as FastifyBaseLogger;
 }
