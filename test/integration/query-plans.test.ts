@@ -344,11 +344,20 @@ describe.each(DIALECTS)('query plans of the hot queries ($dialect)', ({ dialect,
         excludeWebhookIds: [],
       });
       expect(claimed).toHaveLength(5);
+      // One more, leased by another claimer: a result recorded under the wrong lease is not stored.
+      const [takenOver] = await claimDueDeliveries(db, dialect, {
+        nowMs: Date.parse(NOW) + DELIVERIES,
+        limit: 1,
+        leaseUntil: Date.parse(NOW) + 60_000,
+        leaseOwner: 'plan-other',
+        excludeWebhookIds: [],
+      });
+      if (!takenOver) throw new Error('nothing left to claim');
       const batch = await plansOf(async (db) => {
         const stored = await recordAttempts(
           db,
           dialect,
-          claimed.map(({ id }) => ({
+          [...claimed, takenOver].map(({ id }) => ({
             id,
             leaseOwner: 'plan-batch',
             record: {

@@ -41,6 +41,20 @@ describe('HostQueues', () => {
     expect(queues.drain().map((j) => j.id)).toEqual(['w2', 'w3']);
   });
 
+  it('lets up to maxWaiting wait when given, and excludes the host past half of that', () => {
+    const queues = new HostQueues<ReturnType<typeof job>>(2, 6);
+    const verdicts = Array.from(
+      { length: 9 },
+      (_, i) => queues.offer(job(`${i}`, 'wh_a', 'https://a.example/')).verdict,
+    );
+    expect(verdicts).toEqual(['start', 'start', 'wait', 'wait', 'wait', 'wait', 'wait', 'wait', 'full']);
+    expect(queues.excludedWebhooks()).toEqual(['wh_a']);
+    const host = hostKey('https://a.example/');
+    for (let i = 0; i < 3; i++) queues.finish(host);
+    expect(queues.wantsMore(host)).toBe(true);
+    expect(queues.excludedWebhooks()).toEqual([]);
+  });
+
   it('tells receivers apart by host and port', () => {
     expect(hostKey('https://a.example/x')).toBe('a.example:443');
     expect(hostKey('http://a.example/x')).toBe('a.example:80');
