@@ -9,6 +9,7 @@ import { idempotencyMigration } from './migrations/006-idempotency.js';
 import { performanceMigration } from './migrations/007-performance-indexes.js';
 import { taskRanksMigration } from './migrations/008-task-ranks.js';
 import { activityInsertCostMigration } from './migrations/009-activity-insert-cost.js';
+import { activityRowidsMigration } from './migrations/010-activity-rowids.js';
 import type { Dialect } from './schema.js';
 
 /** Every migration, by name; names sort in the order they apply. New migrations are added here. */
@@ -23,6 +24,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '007-performance-indexes': performanceMigration(dialect),
     '008-task-ranks': taskRanksMigration(dialect),
     '009-activity-insert-cost': activityInsertCostMigration,
+    '010-activity-rowids': activityRowidsMigration(dialect),
   };
 }
 

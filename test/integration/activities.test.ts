@@ -220,8 +220,27 @@ describe.each(DIALECTS)('activities ($dialect)', ({ dialect, skip }) => {
       expect(await retention.pruneOnce()).toBe(0);
       expect(await count()).toBe(3);
       clock.ms += 31_000;
+      await call('POST', '/boards', { name: 'Newer' }); // the newest activity is always kept
       expect(await retention.pruneOnce()).toBeGreaterThanOrEqual(3);
       expect(await count()).toBe(0);
+    });
+
+    it('keeps the newest activity, so ids keep increasing after everything older is pruned', async () => {
+      const { boardId } = await boardWithTask();
+      const newest = (await t.services.activities.listForBoard(CLI_OPERATOR, boardId)).data[0];
+      const retention = new ActivityRetention({
+        database: t.db.database,
+        clock,
+        log: { warn: () => {} },
+        retentionMs: 1_000,
+      });
+      clock.ms += 10_000;
+      await retention.pruneOnce();
+      const kept = await t.services.activities.listForBoard(CLI_OPERATOR, boardId);
+      expect(kept.data.map((a) => a.id)).toEqual([newest?.id]);
+      const board = await call('POST', '/boards', { name: 'After pruning' });
+      const next = (await t.services.activities.listForBoard(CLI_OPERATOR, board?.id as string)).data[0];
+      expect(Number(next?.id)).toBeGreaterThan(Number(newest?.id));
     });
   });
 });

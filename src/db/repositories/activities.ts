@@ -91,12 +91,15 @@ export async function listTaskActivities(
 /**
  * Deletes up to `limit` of the oldest activities that were created before `before`; returns how many.
  * Ids increase with creation time, so the oldest ids (the primary key, no index of its own) are the
- * candidates; a batch with fewer deletions than `limit` has reached activities still kept.
+ * candidates; a batch with fewer deletions than `limit` has reached activities still kept. The newest
+ * activity is always kept: SQLite hands out max(id) + 1, so an emptied table would reuse ids that live
+ * streams have already seen.
  */
 export async function deleteActivitiesBefore(db: Executor, before: string, limit: number): Promise<number> {
   const result = await db
     .deleteFrom('activities')
     .where('id', 'in', (eb) => eb.selectFrom('activities').select('id').orderBy('id').limit(limit))
+    .where('id', '<', (eb) => eb.selectFrom('activities').select((e) => e.fn.max('id').as('newest')))
     .where('created_at', '<', before)
     .executeTakeFirst();
   return Number(result.numDeletedRows);
