@@ -1,4 +1,4 @@
-import { type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import { type Migration, type MigrationProvider, type MigrationResult, Migrator, sql } from 'kysely';
 import type { Database } from './database.js';
 import { initialMigration } from './migrations/001-initial.js';
 import { retentionIndexesMigration } from './migrations/002-retention-indexes.js';
@@ -96,14 +96,29 @@ async function migratorFor(database: Database): Promise<Migrator> {
 export async function migrateToLatest(database: Database, target?: string): Promise<string[]> {
   await refuseNewerSchema(database);
   const migrator = await migratorFor(database);
-  const { error, results } = await (target === undefined
-    ? migrator.migrateToLatest()
-    : migrator.migrateTo(target));
+  const run = () => (target === undefined ? migrator.migrateToLatest() : migrator.migrateTo(target));
+  let { error, results } = await run();
+  // Kysely's migrator checks for its tables by reading the catalog of every schema in the database;
+  // another schema dropped meanwhile (another deployment's, or a test's) makes that read fail with
+  // "schema … does not exist" before anything was applied. Nothing was changed, so it is run again.
+  for (let attempt = 1; error && attempt < 5 && isConcurrentSchemaDrop(error, results); attempt++) {
+    ({ error, results } = await run());
+  }
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`Migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+function isConcurrentSchemaDrop(error: unknown, results: readonly MigrationResult[] | undefined): boolean {
+  const nothingApplied = (results ?? []).every((r) => r.status === 'NotExecuted');
+  return (
+    nothingApplied &&
+    (error as { code?: string }).code === '3F000' && // invalid_schema_name
+    error instanceof Error &&
+    /^schema ".*" does not exist$/.test(error.message)
+  );
 }
 
 async function currentSchema(database: Database): Promise<string> {

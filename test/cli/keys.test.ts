@@ -184,11 +184,23 @@ describe('laneboard CLI (embedded SQLite)', () => {
     expect(result.stderr).toMatch(/^laneboard: invalid configuration: LANEBOARD_DB_POOL_SIZE: /);
   });
 
-  // npx's first run on a fresh machine reads the whole installed tree (about 20 s of CPU seen in CI).
+  // npx installs the project into its cache (~/.npm/_npx) on first use: about 20 s of CPU. An earlier
+  // run killed midway leaves a broken entry there that fails every later npx run in the same folder
+  // (exit 254), so the test uses a cache of its own, as a fresh machine would have.
   it('npx laneboard keys list works from the project root', { timeout: 90_000 }, async () => {
-    const result = await runCommand('npx', ['--no-install', 'laneboard', 'keys', 'list'], env, 80_000);
-    expect(result.code).toBe(0);
-    expect(result.stdout).toContain('CI bot');
+    const npmCache = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-npx-cache-'));
+    try {
+      const result = await runCommand(
+        'npx',
+        ['--no-install', 'laneboard', 'keys', 'list'],
+        { ...env, npm_config_cache: npmCache },
+        80_000,
+      );
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain('CI bot');
+    } finally {
+      fs.rmSync(npmCache, { recursive: true, force: true });
+    }
   });
 });
 
