@@ -210,6 +210,19 @@ export interface AttemptRecord {
  * Stores an attempt's result and ends the lease, only if this claimer still holds it: a claimer whose
  * lease ran out (and was taken over) must not overwrite the newer attempt. Returns whether it was stored.
  */
+/** The delivery log's row for one attempt (the delivery row itself keeps only the latest). */
+function attemptLogRow(deliveryId: string, record: AttemptRecord) {
+  return {
+    delivery_id: deliveryId,
+    number: record.attempts,
+    at: record.last_attempt_at,
+    response_status: record.response_status,
+    response_body: record.response_body,
+    duration_ms: record.duration_ms,
+    error: record.error,
+  };
+}
+
 export async function recordAttempt(
   db: Executor,
   id: string,
@@ -227,15 +240,7 @@ export async function recordAttempt(
     // One row per attempt for the web UI's delivery log; the delivery row keeps only the latest.
     await db
       .insertInto('webhook_delivery_attempts')
-      .values({
-        delivery_id: id,
-        number: record.attempts,
-        at: record.last_attempt_at,
-        response_status: record.response_status,
-        response_body: record.response_body,
-        duration_ms: record.duration_ms,
-        error: record.error,
-      })
+      .values(attemptLogRow(id, record))
       .onConflict((oc) => oc.columns(['delivery_id', 'number']).doNothing())
       .execute();
   }
@@ -295,20 +300,7 @@ export async function recordAttempts(
   // One row per attempt for the web UI's delivery log; the delivery row keeps only the latest.
   await db
     .insertInto('webhook_delivery_attempts')
-    .values(
-      stored.map((id) => {
-        const { record } = byId.get(id) as AttemptResultEntry;
-        return {
-          delivery_id: id,
-          number: record.attempts,
-          at: record.last_attempt_at,
-          response_status: record.response_status,
-          response_body: record.response_body,
-          duration_ms: record.duration_ms,
-          error: record.error,
-        };
-      }),
-    )
+    .values(stored.map((id) => attemptLogRow(id, (byId.get(id) as AttemptResultEntry).record)))
     .onConflict((oc) => oc.columns(['delivery_id', 'number']).doNothing())
     .execute();
   return stored;
