@@ -3,7 +3,7 @@ import {
   type AttemptRecord,
   type AttemptResultEntry,
   recordAttempts,
-} from '../db/repositories/deliveries.js';
+} from '../db/repositories/delivery-leases.js';
 import type { Executor } from '../db/schema.js';
 
 type PendingRecord = AttemptResultEntry;

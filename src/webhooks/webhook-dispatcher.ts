@@ -7,7 +7,7 @@ import {
   loadDeliveryJobs,
   releaseLeases,
   renewLease,
-} from '../db/repositories/deliveries.js';
+} from '../db/repositories/delivery-leases.js';
 import { loggableError } from '../lib/loggable-error.js';
 import type { HostResolver } from '../lib/net/url-guard.js';
 import type { SecretBox } from '../lib/secret-box.js';

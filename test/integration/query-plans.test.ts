@@ -3,7 +3,11 @@ import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findActiveKeyByHash } from '../../src/db/repositories/api-keys.js';
-import { claimDueDeliveries, recordAttempt, recordAttempts } from '../../src/db/repositories/deliveries.js';
+import {
+  claimDueDeliveries,
+  recordAttempt,
+  recordAttempts,
+} from '../../src/db/repositories/delivery-leases.js';
 import { appendSlot } from '../../src/db/repositories/task-ranks.js';
 import { countLaneTasks, findTask, listTasks } from '../../src/db/repositories/tasks.js';
 import { listTurnsPage } from '../../src/db/repositories/turns.js';
