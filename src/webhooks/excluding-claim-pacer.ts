@@ -4,6 +4,13 @@ import type { Clock } from '../lib/time.js';
 const EXCLUDING_CLAIM_GAP_MS = 50;
 /** The longest gap, reached by doubling while excluding claims find nothing. */
 const MAX_EXCLUDING_CLAIM_GAP_MS = 1000;
+/**
+ * An excluding claim looks through this many of the first due deliveries (its cost stays flat however
+ * long the backlogged hosts' backlog); every few seconds one looks through all of them, so another
+ * host's deliveries behind a long backlog still go out.
+ */
+const EXCLUDING_SCAN_LIMIT = 500;
+const FULL_SCAN_GAP_MS = 5000;
 
 /**
  * Spaces out the claims that must leave backlogged hosts' webhooks out: each scans past their deliveries,
@@ -18,6 +25,7 @@ export class ExcludingClaimPacer {
   /** Set by the timer: the next excluding claim may run. */
   private due = false;
   private timer: NodeJS.Timeout | null = null;
+  private lastFullScan = 0;
 
   constructor(
     private readonly clock: Clock,
@@ -46,6 +54,14 @@ export class ExcludingClaimPacer {
       this.timer.unref();
     }
     return false;
+  }
+
+  /** How many due deliveries the excluding claim that mayRun allowed looks through (undefined: all). */
+  scanLimit(): number | undefined {
+    const now = this.clock.now();
+    if (now - this.lastFullScan < FULL_SCAN_GAP_MS) return EXCLUDING_SCAN_LIMIT;
+    this.lastFullScan = now;
+    return undefined;
   }
 
   /** What the excluding claim that mayRun allowed found: nothing lengthens the gap, something resets it. */

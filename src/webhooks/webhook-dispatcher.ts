@@ -13,12 +13,10 @@ import type { HostResolver } from '../lib/net/url-guard.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import { type Clock, systemClock } from '../lib/time.js';
 import { AttemptWriter } from './attempt-writer.js';
+import { DeliveryAttempts } from './delivery-attempt.js';
 import { ExcludingClaimPacer } from './excluding-claim-pacer.js';
 import { HostQueues } from './host-queues.js';
-import { WebhookSender } from './http-sender.js';
 import { DELIVERY_CHANNEL } from './outbox.js';
-import { outcomeOfAttempt } from './retry-schedule.js';
-import { signDelivery } from './signing.js';
 
 export interface DispatcherLog {
   warn(detail: object, message: string): void;
@@ -43,7 +41,6 @@ export interface DispatcherOptions {
   perHostConcurrency?: number;
 }
 
-const USER_AGENT = 'Service-Webhooks/1.0';
 const CLAIM_BATCH = 128;
 /** A finished attempt triggers a claim only once this many slots are free (claims are per batch, not per attempt). */
 const CLAIM_MIN = 16;
@@ -53,13 +50,6 @@ const CLAIM_MIN = 16;
  * busy host was given back at once). A delivery that waits long has its lease renewed before its attempt.
  */
 const WAITING_ROUNDS = 16;
-/**
- * A claim that leaves backlogged hosts' webhooks out looks through this many of the first due deliveries
- * (its cost stays flat however long their backlog); every few seconds it looks through all of them, so
- * another host's deliveries behind a long backlog still go out.
- */
-const EXCLUDING_SCAN_LIMIT = 500;
-const FULL_SCAN_GAP_MS = 5000;
 const silentLog: DispatcherLog = { warn: () => {}, error: () => {} };
 /**
  * Lease time beyond the attempt's own time-out, for recording its result (a batched write that may wait
@@ -79,7 +69,7 @@ const RECORD_MARGIN_MS = 10_000;
 export class WebhookDispatcher {
   private readonly clock: Clock;
   private readonly log: DispatcherLog;
-  private readonly sender: WebhookSender;
+  private readonly attempts: DeliveryAttempts;
   private readonly hosts: HostQueues<HeldJob>;
   private readonly writer: AttemptWriter;
   private readonly pacer: ExcludingClaimPacer;
@@ -90,14 +80,12 @@ export class WebhookDispatcher {
   private readonly held = new Map<string, Promise<void> | null>();
   /** The same deliveries' jobs, whose lease (owner, expiry) is updated when it is renewed or re-claimed. */
   private readonly jobs = new Map<string, HeldJob>();
-  private readonly secretCache = new Map<string, string>();
   private listener: PgListener | null = null;
   private pollTimer: NodeJS.Timeout | null = null;
   private running = false;
   private cycle: Promise<void> | null = null;
   private wakeRequested = false;
   private claimSeq = 0;
-  private lastFullScan = 0;
   /**
    * The last claim that left nothing out found fewer than it asked for: nothing more is due until a
    * commit, a poll or a retry's time. Finished attempts then do not claim (each would be an empty
@@ -122,8 +110,11 @@ export class WebhookDispatcher {
     // each bounded by the time-out; the rest of the lease covers recording the result. One that waited
     // longer has its lease renewed before its attempt starts (see begin).
     this.leaseMs = 2 * options.timeoutMs + RECORD_MARGIN_MS;
-    this.sender = new WebhookSender({
+    this.attempts = new DeliveryAttempts({
+      secrets: options.secrets,
+      clock: this.clock,
       timeoutMs: options.timeoutMs,
+      retryDelaysMs: options.retryDelaysMs,
       allowPrivate: options.allowPrivate,
       connectionsPerOrigin: perHost,
       ...(options.resolve ? { resolve: options.resolve } : {}),
@@ -185,7 +176,7 @@ export class WebhookDispatcher {
     await this.giveBack(waiting.map((job) => ({ id: job.id, leaseOwner: job.leaseOwner })));
     await Promise.allSettled([...this.held.values()]);
     await this.writer.flush();
-    await this.sender.close();
+    await this.attempts.close();
   }
 
   private async runCycles(): Promise<void> {
@@ -211,8 +202,7 @@ export class WebhookDispatcher {
       const limit = Math.min(capacity, CLAIM_BATCH);
       const now = this.clock.now();
       const leaseOwner = `${this.instanceId}:${++this.claimSeq}`;
-      const fullScan = excluded.length > 0 && now - this.lastFullScan >= FULL_SCAN_GAP_MS;
-      if (fullScan) this.lastFullScan = now;
+      const scanLimit = excluded.length > 0 ? this.pacer.scanLimit() : undefined;
       // One transaction: the results gathered so far, the claim and the claimed deliveries' details. On
       // SQLite each transaction waits for the one connection behind the requests' transactions, so one
       // turn per claim instead of three keeps deliveries flowing while the API is busy.
@@ -224,7 +214,7 @@ export class WebhookDispatcher {
           leaseUntil: now + this.leaseMs,
           leaseOwner,
           excludeWebhookIds: excluded,
-          ...(fullScan ? {} : { scanLimit: EXCLUDING_SCAN_LIMIT }),
+          ...(scanLimit === undefined ? {} : { scanLimit }),
         });
         const fresh: string[] = [];
         for (const { id } of claimed) {
@@ -294,28 +284,9 @@ export class WebhookDispatcher {
   }
 
   private async attempt(job: HeldJob): Promise<void> {
-    const startedAt = this.clock.now();
-    const headers = {
-      'content-type': 'application/json',
-      'user-agent': USER_AGENT,
-      'x-service-event': job.event_type,
-      'x-service-delivery': job.id,
-      ...signDelivery(this.secretOf(job.secret_sealed), job.id, Math.floor(startedAt / 1000), job.payload),
-    };
-    const result = await this.sender.send(job.url, headers, job.payload);
-    const attempts = job.attempts + 1;
-    const finishedAt = this.clock.now();
-    const outcome = outcomeOfAttempt(result.ok, attempts, this.options.retryDelaysMs, finishedAt);
-    this.writer.add(job.id, job.leaseOwner, {
-      status: outcome.status,
-      attempts,
-      next_attempt_at: outcome.status === 'pending' ? outcome.nextAttemptAt : finishedAt,
-      response_status: result.status,
-      response_body: result.body,
-      duration_ms: result.durationMs,
-      error: result.error,
-      last_attempt_at: new Date(startedAt).toISOString(),
-    });
+    const record = await this.attempts.attempt(job);
+    // Read after the attempt: a claim during it may have given this delivery a new lease.
+    this.writer.add(job.id, job.leaseOwner, record);
   }
 
   private async giveBack(jobs: Array<{ id: string; leaseOwner: string }>): Promise<void> {
@@ -327,16 +298,6 @@ export class WebhookDispatcher {
         this.log.warn({ err: loggableError(error) }, 'webhook leases could not be released'),
       );
     }
-  }
-
-  private secretOf(sealed: string): string {
-    let secret = this.secretCache.get(sealed);
-    if (secret === undefined) {
-      if (this.secretCache.size >= 1000) this.secretCache.clear();
-      secret = this.options.secrets.decrypt(sealed);
-      this.secretCache.set(sealed, secret);
-    }
-    return secret;
   }
 }
 

@@ -55,4 +55,15 @@ describe('ExcludingClaimPacer', () => {
     // The timer lets the next one run even though this test's clock stood still.
     expect(pacer.mayRun()).toBe(true);
   });
+
+  it('bounds how far excluding claims look, with a full look every 5 s', () => {
+    const { pacer, advance } = setUp();
+    expect(pacer.scanLimit()).toBeUndefined();
+    expect(pacer.scanLimit()).toBe(500);
+    advance(4_999);
+    expect(pacer.scanLimit()).toBe(500);
+    advance(1);
+    expect(pacer.scanLimit()).toBeUndefined();
+    expect(pacer.scanLimit()).toBe(500);
+  });
 });
