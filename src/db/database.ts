@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { type KeyChanges, pgKeyChanges, sqliteKeyChanges } from './key-changes.js';
 import type { DB, Dialect } from './schema.js';
+import { registerSqliteDirect } from './sqlite-direct.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 
 export interface Database {
@@ -55,7 +56,9 @@ export function openDatabase(options: DatabaseOptions): Database {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const kysely = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const statements = withStatementCache(sqlite);
+  const kysely = new Kysely<DB>({ dialect: new SqliteDialect({ database: statements }) });
+  registerSqliteDirect(kysely, { sqlite, prepare: statements.prepareCached });
   return {
     kysely,
     dialect: 'sqlite',
