@@ -91,6 +91,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       dataDir: config.dataDir,
       poolSize: config.databasePoolSize,
       onPoolError: (error) => log.warn({ err: loggableError(error) }, 'idle database connection failed'),
+      onCheckpointError: (error) => log.warn({ err: loggableError(error) }, 'background checkpoint failed'),
     });
   try {
     const mode = options.migrations ?? 'require';
