@@ -1,11 +1,17 @@
 // The cost of recording an activity on task create: the same app (built dist/, in this process) with
 // the runtime's activity recorder (insert + webhook fan-out + change feed) against a recorder that only
-// runs the webhook fan-out, as events were recorded before activities existed. Interleaved rounds of
-// sequential creates through app.inject; reports the ratio of median wall and CPU times per create.
+// runs the webhook fan-out, as events were recorded before activities existed. Interleaved rounds;
+// reports the ratio of median wall and CPU times per create. Two modes:
+// - inject (default): sequential creates through app.inject, no sockets: the activity against the
+//   create's in-process work alone, the most sensitive view.
+// - http (BENCH_MODE=http): both apps listen on loopback and autocannon (a child process) sends creates
+//   over 32 connections for BENCH_SECONDS each, as the API benchmark does: the cost as a client sees it.
 //
 //   npm run build && node bench/activity-cost.mjs                       SQLite
 //   BENCH_DATABASE_URL=postgres://... node bench/activity-cost.mjs      PostgreSQL (a throwaway schema)
-//   BENCH_ROUNDS=7 BENCH_CREATES=400                                    defaults
+//   BENCH_ROUNDS=7 BENCH_CREATES=400                                    defaults (inject)
+//   BENCH_MODE=http BENCH_SECONDS=3 BENCH_CONNECTIONS=32                defaults (http)
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,6 +26,9 @@ import { WebhookFanOut } from '../dist/webhooks/outbox.js';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 7);
 const creates = Number(process.env.BENCH_CREATES ?? 400);
+const mode = process.env.BENCH_MODE ?? 'inject';
+const seconds = Number(process.env.BENCH_SECONDS ?? 3);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? null;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-activity-bench-'));
 let schema = null;
@@ -96,9 +105,45 @@ async function freshLane() {
   return res.json().data;
 }
 
+/** Creates over HTTP from an autocannon child process for `seconds`: wall time per create is the
+ * inverse of the throughput, CPU time is this (the server's) process's per response. */
+async function httpRound(app) {
+  const lane = await freshLane();
+  const address = app.server.address();
+  const args = [
+    'node_modules/autocannon/autocannon.js',
+    '--json',
+    '-c',
+    String(connections),
+    '-d',
+    String(seconds),
+    '-m',
+    'POST',
+    '-H',
+    `authorization=${headers.authorization}`,
+    '-H',
+    'content-type=application/json',
+    '-b',
+    JSON.stringify({ title: 'bench task', laneId: lane.id }),
+    `http://127.0.0.1:${address.port}/api/ext/v1/boards/${board.id}/tasks`,
+  ];
+  const cpuStart = process.cpuUsage();
+  const output = await new Promise((resolve, reject) =>
+    execFile(process.execPath, args, { maxBuffer: 1 << 24 }, (error, stdout) =>
+      error ? reject(error) : resolve(stdout),
+    ),
+  );
+  const cpu = process.cpuUsage(cpuStart);
+  const result = JSON.parse(output);
+  const ok = result['2xx'];
+  if (!ok || result.non2xx || result.errors) throw new Error(`create over http: ${output.slice(0, 300)}`);
+  return { wall: (seconds * 1000) / ok, cpu: (cpu.user + cpu.system) / 1e3 / ok };
+}
+
 /** Wall time and this process's CPU time per create (ms): on a shared machine wall time also counts
  * the waits for a core, CPU time only the work done. */
 async function round(app) {
+  if (mode === 'http') return httpRound(app);
   const lane = await freshLane();
   const start = process.hrtime.bigint();
   const cpuStart = process.cpuUsage();
@@ -118,6 +163,10 @@ async function round(app) {
   };
 }
 
+if (mode === 'http') {
+  await apps.before.listen({ host: '127.0.0.1', port: 0 });
+  await apps.after.listen({ host: '127.0.0.1', port: 0 });
+}
 const times = { before: [], after: [] };
 const cpuTimes = { before: [], after: [] };
 await round(apps.before); // warm-up
@@ -134,8 +183,9 @@ for (let r = 0; r < rounds; r++) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const result = {
   database: databaseUrl ? 'postgres' : 'sqlite',
+  mode,
   rounds,
-  createsPerRound: creates,
+  ...(mode === 'http' ? { seconds, connections } : { createsPerRound: creates }),
   loadavg: os
     .loadavg()
     .map((x) => x.toFixed(1))

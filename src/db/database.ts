@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { type KeyChanges, pgKeyChanges, sqliteKeyChanges } from './key-changes.js';
 import type { DB, Dialect } from './schema.js';
+import { BACKSTOP_AUTOCHECKPOINT_PAGES, SqliteCheckpointer } from './sqlite-checkpointer.js';
 import { registerSqliteDirect } from './sqlite-direct.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 
@@ -26,6 +27,8 @@ export interface DatabaseOptions {
   sqliteFile?: string;
   /** Told about errors of idle PostgreSQL connections (the pool replaces them); logged by the runtime. */
   onPoolError?: (error: Error) => void;
+  /** Told when a background SQLite checkpoint fails (the serving connection's backstop takes over). */
+  onCheckpointError?: (error: Error) => void;
 }
 
 // PostgreSQL returns BIGINT (int8) as text by default; our epoch-millisecond columns fit a double exactly.
@@ -56,6 +59,14 @@ export function openDatabase(options: DatabaseOptions): Database {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // Checkpoints run in a worker (sqlite-checkpointer.ts); this connection's own is the backstop.
+  const checkpointer =
+    file === ':memory:' ? null : new SqliteCheckpointer(file, (error) => options.onCheckpointError?.(error));
+  if (checkpointer) {
+    sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_AUTOCHECKPOINT_PAGES}`);
+    // After a burst, the log is reused from its start; keep its file from staying at the burst's size.
+    sqlite.pragma('journal_size_limit = 67108864');
+  }
   const statements = withStatementCache(sqlite);
   const kysely = new Kysely<DB>({ dialect: new SqliteDialect({ database: statements }) });
   registerSqliteDirect(kysely, { sqlite, prepare: statements.prepareCached });
@@ -64,7 +75,10 @@ export function openDatabase(options: DatabaseOptions): Database {
     dialect: 'sqlite',
     pgPool: null,
     keyChanges: sqliteKeyChanges(sqlite),
-    close: () => kysely.destroy(),
+    close: async () => {
+      await checkpointer?.close();
+      await kysely.destroy();
+    },
   };
 }
 
