@@ -14,6 +14,8 @@ const send = (message: FromWorker) => port.postMessage(message);
 const database = openDatabase({
   databaseUrl: null,
   dataDir: settings.dataDir,
+  // The server's connection runs them; this one only writes claims and results.
+  checkpointsElsewhere: true,
   ...(settings.sqliteFile ? { sqliteFile: settings.sqliteFile } : {}),
 });
 const dispatcher = new WebhookDispatcher({
