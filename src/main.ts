@@ -15,7 +15,11 @@ export async function serve(): Promise<void> {
     throw error;
   }
 
-  const runtime = await createRuntime(config, { migrations: 'apply', redis: true });
+  const runtime = await createRuntime(config, {
+    migrations: 'apply',
+    redis: true,
+    dispatcherThread: true,
+  });
   const app = await buildApp({
     database: runtime.database,
     services: runtime.services,

@@ -13,8 +13,9 @@ import type { HostResolver } from './lib/net/url-guard.js';
 import { SecretBox } from './lib/secret-box.js';
 import { type Clock, systemClock } from './lib/time.js';
 import { createServices, type ServiceOptions, type Services } from './services.js';
+import { type Dispatcher, ThreadedDispatcher } from './webhooks/dispatcher-thread.js';
 import { WebhookFanOut } from './webhooks/outbox.js';
-import { type DispatcherOptions, WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
+import type { DispatcherOptions } from './webhooks/webhook-dispatcher.js';
 import { WebhookHistoryRetention } from './webhooks/webhook-history-retention.js';
 
 /**
@@ -40,6 +41,11 @@ export interface RuntimeOptions {
   urlResolve?: HostResolver;
   /** Overrides of the dispatcher's settings (tests: poll interval, DNS at connect, concurrency). */
   dispatcher?: Partial<Omit<DispatcherOptions, 'database' | 'secrets' | 'clock' | 'log'>>;
+  /**
+   * Run the webhook dispatcher on its own thread and SQLite connection (the server; SQLite only, and only
+   * when the runtime opened the database and derived the secrets itself).
+   */
+  dispatcherThread?: boolean;
   /** Extra service options (features that need settings add them to ServiceOptions). */
   services?: Omit<ServiceOptions, 'webhooks' | 'changeFeed'>;
 }
@@ -54,7 +60,7 @@ export interface Runtime {
   readonly activities: DatabaseActivityRecorder;
   /** "Board B changed up to activity N", after commit, from every instance. */
   readonly changeFeed: ChangeFeed;
-  readonly dispatcher: WebhookDispatcher;
+  readonly dispatcher: Dispatcher;
   readonly redis: Redis | null;
   /** Starts the background work of a server: webhook delivery and history retention. */
   startBackground(): void;
@@ -95,18 +101,30 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     if (ownsDatabase) await database.close();
     throw error;
   }
-  const secrets = options.secrets ?? new SecretBox(resolveMasterKey(config.secretKey, config.dataDir));
+  const masterKey = options.secrets ? null : resolveMasterKey(config.secretKey, config.dataDir);
+  const secrets = options.secrets ?? new SecretBox(masterKey as string);
 
-  const dispatcher = new WebhookDispatcher({
-    database,
-    secrets,
-    clock,
-    log,
+  const dispatcherSettings = {
     timeoutMs: config.webhooks.timeoutMs,
     retryDelaysMs: config.webhooks.retryDelaysMs,
     allowPrivate: config.webhooks.allowPrivate,
-    ...options.dispatcher,
-  });
+  };
+  const { resolve: _resolve, ...threadable } = options.dispatcher ?? {};
+  const dispatcher: Dispatcher =
+    options.dispatcherThread && ownsDatabase && database.dialect === 'sqlite' && masterKey !== null
+      ? new ThreadedDispatcher(
+          { dataDir: config.dataDir, masterKey, ...dispatcherSettings, ...threadable },
+          log,
+        )
+      : // Loaded only here: a server whose dispatcher runs on its own thread does not load undici.
+        new (await import('./webhooks/webhook-dispatcher.js')).WebhookDispatcher({
+          database,
+          secrets,
+          clock,
+          log,
+          ...dispatcherSettings,
+          ...options.dispatcher,
+        });
   const wakeDispatcher = () => dispatcher.wake();
   const changeFeed = new ChangeFeed(database, log);
   const activities = new DatabaseActivityRecorder(

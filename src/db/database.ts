@@ -6,6 +6,7 @@ import pg from 'pg';
 import { type KeyChanges, pgKeyChanges, sqliteKeyChanges } from './key-changes.js';
 import type { DB, Dialect } from './schema.js';
 import { BACKSTOP_AUTOCHECKPOINT_PAGES, SqliteCheckpointer } from './sqlite-checkpointer.js';
+import { registerSqliteDirect } from './sqlite-direct.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 
 export interface Database {
@@ -28,6 +29,11 @@ export interface DatabaseOptions {
   onPoolError?: (error: Error) => void;
   /** Told when a background SQLite checkpoint fails (the serving connection's backstop takes over). */
   onCheckpointError?: (error: Error) => void;
+  /**
+   * SQLite: another connection of this process to the same file runs the background checkpoints (the
+   * webhook dispatcher's thread), so this one starts no checkpointer of its own; it keeps the backstop.
+   */
+  checkpointsElsewhere?: boolean;
 }
 
 // PostgreSQL returns BIGINT (int8) as text by default; our epoch-millisecond columns fit a double exactly.
@@ -60,13 +66,17 @@ export function openDatabase(options: DatabaseOptions): Database {
   sqlite.pragma('busy_timeout = 5000');
   // Checkpoints run in a worker (sqlite-checkpointer.ts); this connection's own is the backstop.
   const checkpointer =
-    file === ':memory:' ? null : new SqliteCheckpointer(file, (error) => options.onCheckpointError?.(error));
-  if (checkpointer) {
+    file === ':memory:' || options.checkpointsElsewhere
+      ? null
+      : new SqliteCheckpointer(file, (error) => options.onCheckpointError?.(error));
+  if (file !== ':memory:') {
     sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_AUTOCHECKPOINT_PAGES}`);
     // After a burst, the log is reused from its start; keep its file from staying at the burst's size.
     sqlite.pragma('journal_size_limit = 67108864');
   }
-  const kysely = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const statements = withStatementCache(sqlite);
+  const kysely = new Kysely<DB>({ dialect: new SqliteDialect({ database: statements }) });
+  registerSqliteDirect(kysely, { sqlite, prepare: statements.prepareCached });
   return {
     kysely,
     dialect: 'sqlite',

@@ -6,6 +6,7 @@ import type { HostResolver } from '../../src/lib/net/url-guard.js';
 import { type Clock, systemClock } from '../../src/lib/time.js';
 import type { Runtime } from '../../src/runtime.js';
 import type { Services } from '../../src/services.js';
+import type { Dispatcher } from '../../src/webhooks/dispatcher-thread.js';
 import { WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { testConfig, testRuntime } from './runtime.js';
@@ -32,7 +33,7 @@ export interface WebhookApp {
   runtime: Runtime;
   services: Services;
   db: TestDatabase;
-  dispatcher: WebhookDispatcher;
+  dispatcher: Dispatcher;
   /** A second dispatcher on the same database, as another instance would run. */
   newDispatcher(overrides?: Partial<WebhookAppOptions>): WebhookDispatcher;
   createKey(access: 'all' | Record<string, Permission>): Promise<{ id: string; key: string }>;

@@ -1,7 +1,9 @@
 import { sql } from 'kysely';
 import { precompiled } from '../precompiled.js';
 import type { Executor, NewTaskRow, TaskRow } from '../schema.js';
+import { directSqlite } from '../sqlite-direct.js';
 import type { Tx } from '../transaction.js';
+import { sqliteTaskPositions } from './task-positions.js';
 import { countedPosition, laneOrder, numberPositions } from './task-ranks.js';
 
 /** A stored task with its dense position (the index among the lane's active tasks; null when archived). */
@@ -73,12 +75,24 @@ const findTaskQuery = precompiled(2, (db, boardId: string, taskId: string) =>
     .where('board_id', '=', boardId),
 );
 
-/** The task with its position (counted through the lane's rank index). */
+const FIND_TASK_ROW = 'select * from "tasks" where "id" = ? and "board_id" = ?';
+
+/**
+ * The task with its position: on SQLite outside a transaction from the lane's cached positions
+ * (task-positions.ts), read with the row in one synchronous step; else counted through the rank index.
+ */
 export async function findTask(
   db: Executor,
   boardId: string,
   taskId: string,
 ): Promise<TaskWithPosition | undefined> {
+  const direct = directSqlite(db);
+  if (direct) {
+    const row = direct.prepare(FIND_TASK_ROW).get(taskId, boardId) as TaskRow | undefined;
+    if (row === undefined) return undefined;
+    const position = sqliteTaskPositions(direct).positionOf(row);
+    if (position !== undefined) return Object.assign(row, { position });
+  }
   return (await findTaskQuery(db, boardId, taskId))[0];
 }
 

@@ -1,0 +1,109 @@
+import { Worker } from 'node:worker_threads';
+import type { DispatcherLog } from './webhook-dispatcher.js';
+
+/** What the server needs of a dispatcher, in this thread or another. */
+export interface Dispatcher {
+  start(): void;
+  wake(): void;
+  stop(): Promise<void>;
+}
+
+/** Everything the worker needs to build its own dispatcher (structured-clonable: no functions). */
+export interface DispatcherThreadSettings {
+  /** The SQLite file's directory (the worker opens its own connection to the same file). */
+  dataDir: string;
+  sqliteFile?: string;
+  masterKey: string;
+  timeoutMs: number;
+  retryDelaysMs: readonly number[];
+  allowPrivate: boolean;
+  pollIntervalMs?: number;
+  maxConcurrency?: number;
+  perHostConcurrency?: number;
+}
+
+export type ToWorker = { type: 'wake' } | { type: 'stop' };
+export type FromWorker =
+  | { type: 'log'; level: 'warn' | 'error'; detail: object; message: string }
+  | { type: 'stopped' };
+
+const YOUNG_GENERATION_MB = 8;
+/** A worker that died unexpectedly is started again after this long (its leases run out meanwhile). */
+const RESTART_DELAY_MS = 1000;
+/** After the stop's attempts (bounded by the time-out), how long the worker may take to close. */
+const STOP_MARGIN_MS = 15_000;
+
+/**
+ * The webhook dispatcher on its own thread, with its own SQLite connection (SQLite servers only). On
+ * SQLite every statement runs synchronously on the event loop that issued it, so in the server's thread
+ * a burst of request transactions kept the dispatcher from reading its sockets and firing its timers:
+ * attempts waited for the burst to end. Its own thread reads them at once, and uses the second core.
+ * Correctness does not depend on the thread: deliveries, leases and results stay in the database
+ * exactly as with the in-process dispatcher (WAL lets the two connections read concurrently, and
+ * BEGIN IMMEDIATE with the busy timeout serialises their writes). Commits here wake it by a message.
+ */
+export class ThreadedDispatcher implements Dispatcher {
+  private worker: Worker | null = null;
+  private running = false;
+  private restartTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly settings: DispatcherThreadSettings,
+    private readonly log: DispatcherLog,
+  ) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.spawn();
+  }
+
+  wake(): void {
+    this.worker?.postMessage({ type: 'wake' } satisfies ToWorker);
+  }
+
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = null;
+    const worker = this.worker;
+    if (!worker) return;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    // The worker stops claiming, lets its attempts finish, records them, closes its connection and ends.
+    worker.postMessage({ type: 'stop' } satisfies ToWorker);
+    const limit = setTimeout(() => void worker.terminate(), this.settings.timeoutMs + STOP_MARGIN_MS);
+    await exited;
+    clearTimeout(limit);
+    this.worker = null;
+  }
+
+  private spawn(): void {
+    const worker = new Worker(new URL('./dispatcher-worker.js', import.meta.url), {
+      workerData: this.settings,
+      // The young generation is what grows under load (to 48 MB by default); a small one costs a few more
+      // scavenges of the thread's short-lived objects, on a thread that has a core to itself.
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+    });
+    this.worker = worker;
+    worker.on('message', (message: FromWorker) => {
+      if (message.type === 'log') this.log[message.level](message.detail, message.message);
+    });
+    worker.on('error', (error) => {
+      this.log.error(
+        { err: { type: error.name, message: error.message } },
+        'webhook dispatcher thread failed',
+      );
+    });
+    worker.on('exit', (code) => {
+      if (this.worker !== worker || !this.running) return;
+      this.worker = null;
+      this.log.error({ code }, 'webhook dispatcher thread ended; starting it again');
+      this.restartTimer = setTimeout(() => {
+        this.restartTimer = null;
+        if (this.running) this.spawn();
+      }, RESTART_DELAY_MS);
+      this.restartTimer.unref();
+    });
+  }
+}

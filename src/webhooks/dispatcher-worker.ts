@@ -1,0 +1,57 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { openDatabase } from '../db/database.js';
+import { loggableError } from '../lib/loggable-error.js';
+import { SecretBox } from '../lib/secret-box.js';
+import type { DispatcherThreadSettings, FromWorker, ToWorker } from './dispatcher-thread.js';
+import { WebhookDispatcher } from './webhook-dispatcher.js';
+
+// The thread of ThreadedDispatcher (dispatcher-thread.ts): a dispatcher on its own SQLite connection.
+const port = parentPort;
+if (!port) throw new Error('dispatcher-worker.js runs as a worker thread only');
+const settings = workerData as DispatcherThreadSettings;
+const send = (message: FromWorker) => port.postMessage(message);
+
+const database = openDatabase({
+  databaseUrl: null,
+  dataDir: settings.dataDir,
+  // The server's connection runs them; this one only writes claims and results.
+  checkpointsElsewhere: true,
+  ...(settings.sqliteFile ? { sqliteFile: settings.sqliteFile } : {}),
+});
+const dispatcher = new WebhookDispatcher({
+  database,
+  secrets: new SecretBox(settings.masterKey),
+  timeoutMs: settings.timeoutMs,
+  retryDelaysMs: settings.retryDelaysMs,
+  allowPrivate: settings.allowPrivate,
+  ...(settings.pollIntervalMs === undefined ? {} : { pollIntervalMs: settings.pollIntervalMs }),
+  ...(settings.maxConcurrency === undefined ? {} : { maxConcurrency: settings.maxConcurrency }),
+  ...(settings.perHostConcurrency === undefined ? {} : { perHostConcurrency: settings.perHostConcurrency }),
+  log: {
+    warn: (detail, message) => send({ type: 'log', level: 'warn', detail, message }),
+    error: (detail, message) => send({ type: 'log', level: 'error', detail, message }),
+  },
+});
+
+port.on('message', (message: ToWorker) => {
+  if (message.type === 'wake') {
+    dispatcher.wake();
+    return;
+  }
+  void dispatcher
+    .stop()
+    .then(() => database.close())
+    .catch((error: unknown) =>
+      send({
+        type: 'log',
+        level: 'error',
+        detail: { err: loggableError(error) },
+        message: 'webhook dispatcher stop failed',
+      }),
+    )
+    .finally(() => {
+      send({ type: 'stopped' });
+      port.close();
+    });
+});
+dispatcher.start();
