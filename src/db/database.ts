@@ -74,9 +74,12 @@ export function openDatabase(options: DatabaseOptions): Database {
     // After a burst, the log is reused from its start; keep its file from staying at the burst's size.
     sqlite.pragma('journal_size_limit = 67108864');
   }
-  const statements = withStatementCache(sqlite);
+  const rollbackListeners = new Set<() => void>();
+  const statements = withStatementCache(sqlite, 1000, () => {
+    for (const listener of rollbackListeners) listener();
+  });
   const kysely = new Kysely<DB>({ dialect: new SqliteDialect({ database: statements }) });
-  registerSqliteDirect(kysely, { sqlite, prepare: statements.prepareCached });
+  registerSqliteDirect(kysely, { sqlite, prepare: statements.prepareCached, rollbackListeners });
   return {
     kysely,
     dialect: 'sqlite',
