@@ -42,10 +42,29 @@ export async function listTasks(
   boardId: string,
   filter: TaskListFilter,
 ): Promise<TaskListRow[]> {
-  const query = taskListQuery(db, boardId, filter);
-  if (filter.shortIdPrefix !== undefined) return query.select(countedPosition.as('position')).execute();
-  return numberPositions(await query.execute());
+  if (filter.shortIdPrefix !== undefined) {
+    return taskListQuery(db, boardId, filter).select(countedPosition.as('position')).execute();
+  }
+  const rows =
+    filter.laneId === undefined
+      ? await (filter.includeArchived ? boardListWithArchived : boardList)(db, boardId)
+      : await (filter.includeArchived ? laneListWithArchived : laneList)(db, boardId, filter.laneId);
+  return numberPositions(rows);
 }
+
+// The lists without a prefix filter are the hot ones: built and compiled once (precompiled.ts).
+const boardList = precompiled(1, (db, boardId: string) =>
+  taskListQuery(db, boardId, { includeArchived: false }),
+);
+const boardListWithArchived = precompiled(1, (db, boardId: string) =>
+  taskListQuery(db, boardId, { includeArchived: true }),
+);
+const laneList = precompiled(2, (db, boardId: string, laneId: string) =>
+  taskListQuery(db, boardId, { includeArchived: false, laneId }),
+);
+const laneListWithArchived = precompiled(2, (db, boardId: string, laneId: string) =>
+  taskListQuery(db, boardId, { includeArchived: true, laneId }),
+);
 
 /** The list query without positions, unexecuted (tests read its plan). */
 export function taskListQuery(db: Executor, boardId: string, filter: TaskListFilter) {
@@ -63,7 +82,11 @@ export function taskListQuery(db: Executor, boardId: string, filter: TaskListFil
       .where('tasks.short_id', '>=', filter.shortIdPrefix)
       .where('tasks.short_id', '<', `${filter.shortIdPrefix}{`);
   }
-  return laneOrder.reduce((ordered, term) => ordered.orderBy(term), query.orderBy('lanes.position'));
+  query = query.orderBy('lanes.position');
+  // Active tasks only: plain (rank, id), the same order as laneOrder's, whose CASE terms cost the sort
+  // about a third more on SQLite.
+  if (!filter.includeArchived) return query.orderBy('tasks.rank').orderBy('tasks.id');
+  return laneOrder.reduce((ordered, term) => ordered.orderBy(term), query);
 }
 
 const findTaskQuery = precompiled(2, (db, boardId: string, taskId: string) =>
