@@ -127,11 +127,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         });
   const wakeDispatcher = () => dispatcher.wake();
   const changeFeed = new ChangeFeed(database, log);
-  const activities = new DatabaseActivityRecorder(clock, [
-    new WebhookFanOut(wakeDispatcher),
+  const activities = new DatabaseActivityRecorder(
+    clock,
+    [new WebhookFanOut(wakeDispatcher), ...(options.activityConsumers ?? [])],
     changeFeed,
-    ...(options.activityConsumers ?? []),
-  ]);
+  );
   const services = createServices(
     { database, activities, secrets, clock },
     {

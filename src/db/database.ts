@@ -6,6 +6,7 @@ import pg from 'pg';
 import { type KeyChanges, pgKeyChanges, sqliteKeyChanges } from './key-changes.js';
 import type { DB, Dialect } from './schema.js';
 import { BACKSTOP_AUTOCHECKPOINT_PAGES, SqliteCheckpointer } from './sqlite-checkpointer.js';
+import { registerSqliteDirect } from './sqlite-direct.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 
 export interface Database {
@@ -66,7 +67,9 @@ export function openDatabase(options: DatabaseOptions): Database {
     // After a burst, the log is reused from its start; keep its file from staying at the burst's size.
     sqlite.pragma('journal_size_limit = 67108864');
   }
-  const kysely = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const statements = withStatementCache(sqlite);
+  const kysely = new Kysely<DB>({ dialect: new SqliteDialect({ database: statements }) });
+  registerSqliteDirect(kysely, { sqlite, prepare: statements.prepareCached });
   return {
     kysely,
     dialect: 'sqlite',

@@ -1,5 +1,6 @@
 import { type Compilable, CompiledQuery, type DialectAdapter, type Kysely } from 'kysely';
 import type { DB, Executor } from './schema.js';
+import { directSqlite } from './sqlite-direct.js';
 
 const SENTINEL = '\u0000laneboard-parameter-';
 
@@ -37,6 +38,12 @@ export function precompiled<A extends string[], R>(
       plans.set(adapter, plan);
     }
     const values = plan.slots.map((slot) => (typeof slot === 'number' ? args[slot] : slot.constant));
+    // Reads outside any transaction on SQLite run at once (see sqlite-direct.ts).
+    const direct = directSqlite(db);
+    if (direct) {
+      const statement = direct.prepare(plan.sql);
+      if (statement.reader) return statement.all(values) as R[];
+    }
     const result = await db.executeQuery(CompiledQuery.raw(plan.sql, values) as CompiledQuery<R>);
     return result.rows;
   };

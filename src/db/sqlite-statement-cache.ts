@@ -6,27 +6,32 @@ import type { SqliteDatabase, SqliteStatement } from 'kysely';
  * wrapper keeps prepared statements by SQL text (bounded, least recently used first out). Reuse is safe
  * because Kysely runs one query at a time on the single connection.
  */
-export function withStatementCache(database: BetterSqlite3.Database, capacity = 1000): SqliteDatabase {
+export function withStatementCache(
+  database: BetterSqlite3.Database,
+  capacity = 1000,
+): SqliteDatabase & { prepareCached(text: string): BetterSqlite3.Statement } {
   const statements = new Map<string, BetterSqlite3.Statement>();
+  const prepareCached = (text: string): BetterSqlite3.Statement => {
+    // Every transaction here writes. A deferred one that reads first cannot upgrade to a write lock
+    // while another process (the CLI) writes: SQLite answers SQLITE_BUSY at once, whatever the busy
+    // timeout. Starting IMMEDIATE takes the write lock up front, so the busy timeout applies.
+    const sql = text === 'begin' ? 'begin immediate' : text;
+    let statement = statements.get(sql);
+    if (statement) {
+      statements.delete(sql);
+    } else {
+      statement = database.prepare(sql);
+      if (statements.size >= capacity) statements.delete(statements.keys().next().value as string);
+    }
+    statements.set(sql, statement);
+    return statement;
+  };
   return {
     close: () => {
       statements.clear();
       database.close();
     },
-    prepare(text: string): SqliteStatement {
-      // Every transaction here writes. A deferred one that reads first cannot upgrade to a write lock
-      // while another process (the CLI) writes: SQLite answers SQLITE_BUSY at once, whatever the busy
-      // timeout. Starting IMMEDIATE takes the write lock up front, so the busy timeout applies.
-      const sql = text === 'begin' ? 'begin immediate' : text;
-      let statement = statements.get(sql);
-      if (statement) {
-        statements.delete(sql);
-      } else {
-        statement = database.prepare(sql);
-        if (statements.size >= capacity) statements.delete(statements.keys().next().value as string);
-      }
-      statements.set(sql, statement);
-      return statement as unknown as SqliteStatement;
-    },
+    prepare: (text: string): SqliteStatement => prepareCached(text) as unknown as SqliteStatement,
+    prepareCached,
   };
 }

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Transaction } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from './database.js';
 import type { DB, Dialect } from './schema.js';
 
@@ -8,10 +8,17 @@ import type { DB, Dialect } from './schema.js';
  * that must run only once it has committed.
  */
 export interface Tx {
-  readonly db: Transaction<DB>;
+  /** Bound to the transaction's one connection. */
+  readonly db: Kysely<DB>;
   readonly dialect: Dialect;
   /** Runs inside the transaction after the work, once per key (later registrations of a key are ignored). */
   beforeCommit(key: string, work: () => Promise<void>): void;
+  /**
+   * PostgreSQL only: a statement without parameters (values inlined as escaped literals) sent in the
+   * same round trip as COMMIT, after the beforeCommit work. Writes that nothing in the transaction
+   * reads back (activity rows, notifications) cost no round trip of their own this way.
+   */
+  atCommit(statement: string): void;
   afterCommit(callback: () => void): void;
 }
 
@@ -53,20 +60,67 @@ export async function inTransaction<T>(database: Database, work: (tx: Tx) => Pro
 }
 
 async function runOnce<T>(database: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
-  const callbacks: Array<() => void> = [];
-  const result = await database.kysely.transaction().execute(async (trx) => {
-    const finishers = new Map<string, () => Promise<void>>();
-    const value = await work({
-      db: trx,
-      dialect: database.dialect,
+  return database.dialect === 'postgres' ? runOnPostgres(database, work) : runOnSqlite(database, work);
+}
+
+/** What one attempt collects besides its work: beforeCommit work, COMMIT's statements, callbacks. */
+class Attempt {
+  readonly finishers = new Map<string, () => Promise<void>>();
+  readonly commitStatements: string[] = [];
+  readonly callbacks: Array<() => void> = [];
+
+  tx(db: Kysely<DB>, dialect: Dialect): Tx {
+    return {
+      db,
+      dialect,
       beforeCommit: (key, finisher) => {
-        if (!finishers.has(key)) finishers.set(key, finisher);
+        if (!this.finishers.has(key)) this.finishers.set(key, finisher);
       },
-      afterCommit: (callback) => callbacks.push(callback),
-    });
-    for (const finisher of finishers.values()) await finisher();
+      atCommit: (statement) => {
+        if (dialect !== 'postgres') throw new Error('atCommit is for PostgreSQL transactions only');
+        this.commitStatements.push(statement);
+      },
+      afterCommit: (callback) => this.callbacks.push(callback),
+    };
+  }
+
+  async finish(): Promise<void> {
+    for (const finisher of this.finishers.values()) await finisher();
+  }
+}
+
+async function runOnSqlite<T>(database: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
+  const attempt = new Attempt();
+  const result = await database.kysely.transaction().execute(async (trx) => {
+    const value = await work(attempt.tx(trx, 'sqlite'));
+    await attempt.finish();
     return value;
   });
-  for (const callback of callbacks) callback();
+  for (const callback of attempt.callbacks) callback();
+  return result;
+}
+
+/**
+ * BEGIN and COMMIT are sent here rather than by Kysely's transaction so that COMMIT can carry the
+ * statements given to `atCommit` in one simple-protocol message. If any of them fails, PostgreSQL skips
+ * the rest (COMMIT included) and the transaction is rolled back like any other failure.
+ */
+async function runOnPostgres<T>(database: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
+  const attempt = new Attempt();
+  const result = await database.kysely.connection().execute(async (db) => {
+    await sql`begin`.execute(db);
+    try {
+      const value = await work(attempt.tx(db, 'postgres'));
+      await attempt.finish();
+      await sql.raw([...attempt.commitStatements, 'commit'].join(';\n')).execute(db);
+      return value;
+    } catch (error) {
+      // The connection goes back to the pool: it must not stay inside the failed transaction. A broken
+      // connection fails this too; the pool drops it.
+      await sql`rollback`.execute(db).catch(() => undefined);
+      throw error;
+    }
+  });
+  for (const callback of attempt.callbacks) callback();
   return result;
 }

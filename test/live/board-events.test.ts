@@ -1,7 +1,9 @@
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
+import { insertActivity } from '../../src/db/repositories/activities.js';
 import { inTransaction } from '../../src/db/transaction.js';
+import { CHANGE_CHANNEL } from '../../src/domain/activities/change-feed.js';
 import type { Actor } from '../../src/domain/actor.js';
 import type { BoardStream, LiveEvent } from '../../src/domain/live/board-events.js';
 import type { Runtime } from '../../src/runtime.js';
@@ -168,14 +170,21 @@ describe.each(DIALECTS)('live board stream ($dialect)', ({ dialect, skip }) => {
       let release: () => void = () => {};
       const gate = new Promise<void>((resolve) => (release = resolve));
       let slowId = 0;
-      // A transaction takes the smaller id and stays open while another change commits.
+      // A transaction takes the smaller id and stays open while another change commits. (Two commit
+      // statements that insert activities at the same moment can commit in either order.)
       const slow = inTransaction(t.db.database, async (tx) => {
-        const activity = await t.runtime.activities.record(tx, PERSON, {
+        slowId = await insertActivity(tx.db, {
+          board_id: boardId,
+          task_id: null,
           type: 'lane.updated',
-          boardId,
-          data: { lane_id: laneId, name: 'Todo', position: 0 },
+          actor_kind: 'user',
+          actor_id: 'usr_ada',
+          actor_name: 'Ada',
+          origin: 'ui',
+          data: JSON.stringify({ lane_id: laneId, name: 'Todo', position: 0 }),
+          created_at: new Date().toISOString(),
         });
-        slowId = activity.id;
+        tx.atCommit(`select pg_notify('${CHANGE_CHANNEL}', '${slowId} ${slowId} ${boardId}')`);
         await gate;
       });
       await waitUntil('the slow id', async () => (slowId > 0 ? slowId : undefined));

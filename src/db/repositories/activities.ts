@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { precompiled } from '../precompiled.js';
 import type { ActivityRow, Executor, NewActivityRow } from '../schema.js';
 
@@ -49,6 +50,35 @@ export async function insertActivity(db: Executor, row: Omit<NewActivityRow, 'id
     row.created_at,
   );
   return Number((rows[0] as { id: number | string }).id);
+}
+
+const ACTIVITY_COLUMNS = [
+  'board_id',
+  'task_id',
+  'type',
+  'actor_kind',
+  'actor_id',
+  'actor_name',
+  'origin',
+  'data',
+  'created_at',
+] as const;
+
+const literal = (value: string | null | undefined) => (value == null ? 'null' : pg.escapeLiteral(value));
+
+/**
+ * PostgreSQL: one statement that inserts `rows` (ids in order) and sends `channel` one notification
+ * per board, "<first id> <last id> <board id>", for Tx.atCommit: the activities of a transaction cost
+ * no round trip of their own. Values are inlined as escaped literals, as atCommit requires.
+ */
+export function insertActivitiesAtCommit(
+  rows: ReadonlyArray<Omit<NewActivityRow, 'id'>>,
+  channel: string,
+): string {
+  const values = rows.map((row) => `(${ACTIVITY_COLUMNS.map((column) => literal(row[column])).join(', ')})`);
+  return `with inserted as (
+  insert into activities (${ACTIVITY_COLUMNS.join(', ')}) values ${values.join(', ')} returning id, board_id)
+select pg_notify(${literal(channel)}, min(id) || ' ' || max(id) || ' ' || board_id) from inserted group by board_id`;
 }
 
 export interface ActivityPage {

@@ -1,5 +1,4 @@
 import { newId } from '../../lib/ids.js';
-import { notifyChannel } from '../pg-listener.js';
 import type { DeliveryRow, Executor } from '../schema.js';
 import type { Tx } from '../transaction.js';
 
@@ -33,11 +32,11 @@ export async function queueEvent(
 
 /**
  * Wakes every instance's dispatcher once the transaction commits (NOTIFY is transactional on
- * PostgreSQL); once per transaction however many deliveries it queued.
+ * PostgreSQL); once per transaction however many deliveries it queued, sent with COMMIT.
  */
 export function notifyDispatchers(tx: Tx): void {
   if (tx.dialect !== 'postgres') return;
-  tx.beforeCommit(DELIVERY_CHANNEL, () => notifyChannel(tx.db, DELIVERY_CHANNEL, ''));
+  tx.beforeCommit(DELIVERY_CHANNEL, async () => tx.atCommit(`select pg_notify('${DELIVERY_CHANNEL}', '')`));
 }
 
 export async function insertEvent(

@@ -1,30 +1,42 @@
-import { insertActivity } from '../../db/repositories/activities.js';
+import { insertActivitiesAtCommit, insertActivity } from '../../db/repositories/activities.js';
+import type { NewActivityRow } from '../../db/schema.js';
 import type { Tx } from '../../db/transaction.js';
 import { type Clock, isoNow } from '../../lib/time.js';
 import { type Actor, actorId, firesWebhooks } from '../actor.js';
 import type { ActivityConsumer, ActivityInput, RecordedActivity } from './activity-types.js';
+import { CHANGE_CHANNEL, type ChangeFeed } from './change-feed.js';
 
 /** What services record changes with (`deps.activities`). */
 export interface ActivityRecorder {
   record(tx: Tx, actor: Actor, input: ActivityInput): Promise<RecordedActivity>;
 }
 
+type ActivityRow = Omit<NewActivityRow, 'id'>;
+
 /**
- * Writes one activity row per change in the mutation's own transaction, then hands it to each consumer
- * (webhook fan-out, change feed) in the same transaction: nothing is recorded or fired for a
- * rolled-back change, nothing is lost for a committed one.
+ * Writes one activity row per change in the mutation's own transaction and hands it to each consumer
+ * (webhook fan-out, tests) in the same transaction: nothing is recorded or fired for a rolled-back
+ * change, nothing is lost for a committed one. Then the change feed says which boards changed.
+ *
+ * On SQLite the row is inserted at once and the feed publishes in-process after commit. On PostgreSQL
+ * the transaction's rows are inserted by the statement that travels with COMMIT, which also NOTIFYs
+ * every instance (Tx.atCommit): recording costs no round trip, and ids are drawn at commit, so they
+ * follow the commit order more closely.
  */
 export class DatabaseActivityRecorder implements ActivityRecorder {
   private readonly consumers: ActivityConsumer[];
+  /** PostgreSQL: the rows waiting for each open transaction's COMMIT. */
+  private readonly atCommit = new WeakMap<object, ActivityRow[]>();
 
   constructor(
     private readonly clock: Clock,
     consumers: readonly ActivityConsumer[] = [],
+    private readonly changeFeed: ChangeFeed | null = null,
   ) {
     this.consumers = [...consumers];
   }
 
-  /** Adds a consumer (the runtime adds webhook fan-out and the change feed; tests add recorders). */
+  /** Adds a consumer (the runtime adds webhook fan-out; tests add recorders). */
   addConsumer(consumer: ActivityConsumer): void {
     this.consumers.push(consumer);
   }
@@ -33,7 +45,7 @@ export class DatabaseActivityRecorder implements ActivityRecorder {
     const createdAt = isoNow(this.clock);
     const actorIdValue = actorId(actor);
     const taskId = input.taskId ?? null;
-    const id = await insertActivity(tx.db, {
+    const row: ActivityRow = {
       board_id: input.boardId,
       task_id: taskId,
       type: input.type,
@@ -43,9 +55,10 @@ export class DatabaseActivityRecorder implements ActivityRecorder {
       origin: actor.origin,
       data: JSON.stringify(input.data),
       created_at: createdAt,
-    });
+    };
+    if (tx.dialect === 'postgres') this.insertAtCommit(tx, row);
+    else this.changeFeed?.noteRecorded(tx, input.boardId, await insertActivity(tx.db, row));
     const activity: RecordedActivity = {
-      id,
       type: input.type,
       boardId: input.boardId,
       taskId,
@@ -57,5 +70,17 @@ export class DatabaseActivityRecorder implements ActivityRecorder {
     };
     for (const consumer of this.consumers) await consumer.onRecorded(tx, activity);
     return activity;
+  }
+
+  private insertAtCommit(tx: Tx, row: ActivityRow): void {
+    const pending = this.atCommit.get(tx.db);
+    if (pending) {
+      pending.push(row);
+      return;
+    }
+    const rows = [row];
+    this.atCommit.set(tx.db, rows);
+    // Registered as before-commit work so that every activity of the transaction is in the statement.
+    tx.beforeCommit('activities', async () => tx.atCommit(insertActivitiesAtCommit(rows, CHANGE_CHANNEL)));
   }
 }

@@ -46,8 +46,11 @@ export interface Activity {
   createdAt: string;
 }
 
-/** An activity just written, handed to the consumers inside the same transaction. */
-export interface RecordedActivity extends Activity {
+/**
+ * An activity just recorded, handed to the consumers inside the same transaction. It has no id yet:
+ * on PostgreSQL the row is written with the transaction's COMMIT (see DatabaseActivityRecorder).
+ */
+export interface RecordedActivity extends Omit<Activity, 'id'> {
   /** The domain's rule (see `firesWebhooks`): only external-API and MCP changes reach webhooks. */
   firesWebhooks: boolean;
 }

@@ -1,8 +1,7 @@
 import type { Database } from '../../db/database.js';
-import { type ListenerLog, notifyChannel, PgListener } from '../../db/pg-listener.js';
+import { type ListenerLog, PgListener } from '../../db/pg-listener.js';
 import type { Tx } from '../../db/transaction.js';
 import { loggableError } from '../../lib/loggable-error.js';
-import type { ActivityConsumer, RecordedActivity } from './activity-types.js';
 
 /** PostgreSQL channel on which every instance hears "board B changed". */
 export const CHANGE_CHANNEL = 'laneboard_changes';
@@ -23,16 +22,16 @@ export type ChangeListener = (change: BoardChange) => void;
 type Range = { fromId: number; toId: number };
 
 /**
- * The second activity consumer: publishes, after commit, which boards changed up to which activity.
- * On SQLite (one process owns the file) it is an in-process emitter; on PostgreSQL it NOTIFYs in the
- * transaction (delivered only on commit, to every instance, this one included) and LISTENs on one
- * dedicated connection, opened on the first subscription.
+ * The second consumer of activities: publishes, after commit, which boards changed up to which
+ * activity. On SQLite (one process owns the file) it is an in-process emitter fed by the recorder; on
+ * PostgreSQL the recorder's commit statement NOTIFYs (delivered only on commit, to every instance, this
+ * one included) and the feed LISTENs on one dedicated connection, opened on the first subscription.
  *
- * On PostgreSQL activity ids are taken at insert time but become visible at commit, so a smaller id can
- * appear after a larger one. A reader therefore reads `id >= fromId` on each notification and skips ids
+ * On PostgreSQL activity ids are taken when the commit statement inserts them and become visible once
+ * it has committed, so a smaller id can still appear after a larger one. A reader therefore reads `id >= fromId` on each notification and skips ids
  * it has already seen; see docs/architecture.md ("Change feed") for resuming from a Last-Event-ID.
  */
-export class ChangeFeed implements ActivityConsumer {
+export class ChangeFeed {
   private readonly listeners = new Map<string, Set<ChangeListener>>();
   /** Per open transaction: the range of activity ids recorded per board. */
   private readonly pending = new WeakMap<object, Map<string, Range>>();
@@ -44,30 +43,26 @@ export class ChangeFeed implements ActivityConsumer {
     private readonly log: ListenerLog,
   ) {}
 
-  async onRecorded(tx: Tx, activity: RecordedActivity): Promise<void> {
+  /**
+   * SQLite: activity `id` of `boardId` was written in `tx`; published in-process once it commits. (On
+   * PostgreSQL the statement that writes a transaction's activities at COMMIT also notifies.)
+   */
+  noteRecorded(tx: Tx, boardId: string, id: number): void {
     let boards = this.pending.get(tx.db);
     if (!boards) {
       const perBoard = new Map<string, Range>();
       boards = perBoard;
       this.pending.set(tx.db, perBoard);
-      if (tx.dialect === 'postgres') {
-        tx.beforeCommit(CHANGE_CHANNEL, async () => {
-          for (const [boardId, range] of perBoard) {
-            await notifyChannel(tx.db, CHANGE_CHANNEL, `${range.fromId} ${range.toId} ${boardId}`);
-          }
-        });
-      } else {
-        tx.afterCommit(() => {
-          for (const [boardId, range] of perBoard) this.publish({ boardId, ...range });
-        });
-      }
+      tx.afterCommit(() => {
+        for (const [board, range] of perBoard) this.publish({ boardId: board, ...range });
+      });
     }
-    const range = boards.get(activity.boardId);
+    const range = boards.get(boardId);
     if (range) {
-      range.fromId = Math.min(range.fromId, activity.id);
-      range.toId = Math.max(range.toId, activity.id);
+      range.fromId = Math.min(range.fromId, id);
+      range.toId = Math.max(range.toId, id);
     } else {
-      boards.set(activity.boardId, { fromId: activity.id, toId: activity.id });
+      boards.set(boardId, { fromId: id, toId: id });
     }
   }
 
