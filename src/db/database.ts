@@ -40,11 +40,6 @@ export interface DatabaseOptions {
   onNotifyError?: (error: unknown, channels: string[]) => void;
   /** Told when a background SQLite checkpoint fails (the serving connection's backstop takes over). */
   onCheckpointError?: (error: Error) => void;
-  /**
-   * SQLite: another connection of this process to the same file runs the background checkpoints (the
-   * webhook dispatcher's thread), so this one starts no checkpointer of its own; it keeps the backstop.
-   */
-  checkpointsElsewhere?: boolean;
 }
 
 // PostgreSQL returns BIGINT (int8) as text by default; our epoch-millisecond columns fit a double exactly.
@@ -100,10 +95,8 @@ export function openDatabase(options: DatabaseOptions): Database {
   sqlite.pragma('busy_timeout = 5000');
   // Checkpoints run in a worker (sqlite-checkpointer.ts); this connection's own is the backstop.
   const checkpointer =
-    file === ':memory:' || options.checkpointsElsewhere
-      ? null
-      : new SqliteCheckpointer(file, (error) => options.onCheckpointError?.(error));
-  if (file !== ':memory:') {
+    file === ':memory:' ? null : new SqliteCheckpointer(file, (error) => options.onCheckpointError?.(error));
+  if (checkpointer) {
     sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_AUTOCHECKPOINT_PAGES}`);
     // After a burst, the log is reused from its start; keep its file from staying at the burst's size.
     sqlite.pragma('journal_size_limit = 67108864');
