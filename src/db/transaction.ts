@@ -128,7 +128,9 @@ async function runOnPostgres<T>(database: Database, work: (tx: Tx) => Promise<T>
       const results = await client.query([...statements.map((s) => s.statement), 'commit'].join(';\n'));
       // One result per statement; a lone COMMIT answers with a single result, not a list.
       const perStatement = Array.isArray(results) ? results : [results];
-      statements.forEach((s, i) => s.committed?.(perStatement[i]?.rows ?? []));
+      statements.forEach((s, i) => {
+        s.committed?.(perStatement[i]?.rows ?? []);
+      });
       return value;
     } catch (error) {
       // The connection goes back to the pool: it must not stay inside the failed transaction. A broken
