@@ -1,7 +1,5 @@
-import { sql } from 'kysely';
 import pg from 'pg';
 import { loggableError } from '../lib/loggable-error.js';
-import type { Executor } from './schema.js';
 
 /** Where a listener reports a lost connection. */
 export interface ListenerLog {
@@ -10,14 +8,6 @@ export interface ListenerLog {
 
 /** Channel names are fixed identifiers of ours, never user input: LISTEN cannot take a parameter. */
 const CHANNEL_NAME = /^[a-z_][a-z0-9_]*$/;
-
-/**
- * NOTIFY inside a transaction: PostgreSQL delivers it to listeners only if the transaction commits,
- * and at most once per distinct payload per transaction.
- */
-export async function notifyChannel(db: Executor, channel: string, payload: string): Promise<void> {
-  await sql`select pg_notify(${channel}, ${payload})`.execute(db);
-}
 
 const RECONNECT_DELAY_MS = 1000;
 

@@ -1,5 +1,6 @@
+import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import { openDatabase } from '../db/database.js';
+import { openSideConnection } from '../db/sqlite-side-connection.js';
 import { loggableError } from '../lib/loggable-error.js';
 import { SecretBox } from '../lib/secret-box.js';
 import type { DispatcherThreadSettings, FromWorker, ToWorker } from './dispatcher-thread.js';
@@ -11,13 +12,7 @@ if (!port) throw new Error('dispatcher-worker.js runs as a worker thread only');
 const settings = workerData as DispatcherThreadSettings;
 const send = (message: FromWorker) => port.postMessage(message);
 
-const database = openDatabase({
-  databaseUrl: null,
-  dataDir: settings.dataDir,
-  // The server's connection runs them; this one only writes claims and results.
-  checkpointsElsewhere: true,
-  ...(settings.sqliteFile ? { sqliteFile: settings.sqliteFile } : {}),
-});
+const database = openSideConnection(settings.sqliteFile ?? path.join(settings.dataDir, 'laneboard.sqlite'));
 const dispatcher = new WebhookDispatcher({
   database,
   secrets: new SecretBox(settings.masterKey),

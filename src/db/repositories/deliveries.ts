@@ -1,5 +1,4 @@
 import { newId } from '../../lib/ids.js';
-import { notifyChannel } from '../pg-listener.js';
 import type { DeliveryRow, Executor } from '../schema.js';
 import type { Tx } from '../transaction.js';
 
@@ -32,12 +31,12 @@ export async function queueEvent(
 }
 
 /**
- * Wakes every instance's dispatcher once the transaction commits (NOTIFY is transactional on
- * PostgreSQL); once per transaction however many deliveries it queued.
+ * Wakes every instance's dispatcher once the transaction commits; once per transaction however many
+ * deliveries it queued.
  */
 export function notifyDispatchers(tx: Tx): void {
   if (tx.dialect !== 'postgres') return;
-  tx.beforeCommit(DELIVERY_CHANNEL, () => notifyChannel(tx.db, DELIVERY_CHANNEL, ''));
+  tx.notifyAfterCommit(DELIVERY_CHANNEL, '');
 }
 
 export async function insertEvent(

@@ -1,0 +1,74 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openSideConnection } from '../../src/db/sqlite-side-connection.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function walFile(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-side-'));
+  dirs.push(dir);
+  const file = path.join(dir, 'db.sqlite');
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.exec('create table notes (id integer primary key, body text)');
+  db.close();
+  return file;
+}
+
+/** Another process holds the write lock for `holdMs` (like the server's connection in a transaction). */
+async function holdWriteLock(file: string, holdMs: number): Promise<{ exited: Promise<void> }> {
+  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  const child = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const db = new (require(${JSON.stringify(driver)}))(${JSON.stringify(file)});
+       db.exec("begin immediate; insert into notes (body) values ('held')");
+       require('node:fs').writeSync(1, 'locked\\n');
+       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ${holdMs});
+       db.exec('commit');`,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+  return { exited };
+}
+
+describe('the dispatcher thread’s SQLite connection', () => {
+  it('writes as soon as another connection lets the write lock go (no growing back-off)', async () => {
+    const file = walFile();
+    const side = openSideConnection(file);
+    try {
+      const { exited } = await holdWriteLock(file, 150);
+      const started = performance.now();
+      await side.kysely.transaction().execute(async (trx) => {
+        await sql`insert into notes (body) values ('side')`.execute(trx);
+      });
+      const waited = performance.now() - started;
+      await exited;
+      // Waited for the lock, then got it within a few polls rather than SQLite's 25–100 ms sleeps.
+      expect(waited).toBeGreaterThanOrEqual(100);
+      expect(waited).toBeLessThan(1000);
+      const rows = await sql<{ body: string }>`select body from notes order by id`.execute(side.kysely);
+      expect(rows.rows.map((r) => r.body)).toEqual(['held', 'side']);
+    } finally {
+      await side.close();
+    }
+  });
+
+  it('refuses a file that does not exist (the server creates and migrates it)', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-side-'));
+    dirs.push(dir);
+    expect(() => openSideConnection(path.join(dir, 'missing.sqlite'))).toThrow();
+  });
+});
