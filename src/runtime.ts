@@ -93,6 +93,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       poolSize: config.databasePoolSize,
       onPoolError: (error) => log.warn({ err: loggableError(error) }, 'idle database connection failed'),
       onCheckpointError: (error) => log.warn({ err: loggableError(error) }, 'background checkpoint failed'),
+      onNotifyError: (error, channels) =>
+        log.warn({ err: loggableError(error), channels }, 'notification after commit not sent'),
     });
   try {
     const mode = options.migrations ?? 'require';

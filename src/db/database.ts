@@ -1,9 +1,11 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { type KeyChanges, pgKeyChanges, sqliteKeyChanges } from './key-changes.js';
+import { PgNotifier } from './pg-notifier.js';
 import type { DB, Dialect } from './schema.js';
 import { BACKSTOP_AUTOCHECKPOINT_PAGES, SqliteCheckpointer } from './sqlite-checkpointer.js';
 import { registerSqliteDirect } from './sqlite-direct.js';
@@ -16,6 +18,13 @@ export interface Database {
   readonly pgPool: pg.Pool | null;
   /** When stored API keys or grants may have changed (for caches of key lookups). */
   readonly keyChanges: KeyChanges;
+  /** PostgreSQL: sends NOTIFYs after commit, batched (see pg-notifier.ts); null on SQLite. */
+  readonly pgNotifier: PgNotifier | null;
+  /**
+   * PostgreSQL: runs `work` on one pooled connection, given both as Kysely and as the pg client (for
+   * what Kysely cannot do: read every result of a multi-statement message). Throws on SQLite.
+   */
+  withPgConnection<T>(work: (db: Kysely<DB>, client: pg.PoolClient) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -27,6 +36,8 @@ export interface DatabaseOptions {
   sqliteFile?: string;
   /** Told about errors of idle PostgreSQL connections (the pool replaces them); logged by the runtime. */
   onPoolError?: (error: Error) => void;
+  /** Told when a batch of notifications could not be sent. */
+  onNotifyError?: (error: unknown, channels: string[]) => void;
   /** Told when a background SQLite checkpoint fails (the serving connection's backstop takes over). */
   onCheckpointError?: (error: Error) => void;
 }
@@ -39,14 +50,37 @@ export function openDatabase(options: DatabaseOptions): Database {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
     // A dropped idle connection must not crash the process (the pool replaces it), but it is reported.
     pool.on('error', (error) => options.onPoolError?.(error));
-    const kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    // Kysely checks connections out of the pool itself; withPgConnection learns which one through this.
+    const checkouts = new AsyncLocalStorage<{ client?: pg.PoolClient }>();
+    const checkoutPool = {
+      connect: async () => {
+        const client = await pool.connect();
+        const slot = checkouts.getStore();
+        if (slot && !slot.client) slot.client = client;
+        return client;
+      },
+      end: () => pool.end(),
+    };
+    const kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool: checkoutPool }) });
     const keyChanges = pgKeyChanges(pool);
+    const pgNotifier = new PgNotifier(pool, (error, channels) => options.onNotifyError?.(error, channels));
     return {
       kysely,
       dialect: 'postgres',
       pgPool: pool,
       keyChanges,
+      pgNotifier,
+      withPgConnection: (work) => {
+        const slot: { client?: pg.PoolClient } = {};
+        return checkouts.run(slot, () =>
+          kysely.connection().execute((db) => {
+            if (!slot.client) throw new Error('no pooled connection was checked out');
+            return work(db, slot.client);
+          }),
+        );
+      },
       close: async () => {
+        await pgNotifier.flushed();
         await keyChanges.close();
         await kysely.destroy();
       },
@@ -67,14 +101,19 @@ export function openDatabase(options: DatabaseOptions): Database {
     // After a burst, the log is reused from its start; keep its file from staying at the burst's size.
     sqlite.pragma('journal_size_limit = 67108864');
   }
-  const statements = withStatementCache(sqlite);
+  const rollbackListeners = new Set<() => void>();
+  const statements = withStatementCache(sqlite, 1000, () => {
+    for (const listener of rollbackListeners) listener();
+  });
   const kysely = new Kysely<DB>({ dialect: new SqliteDialect({ database: statements }) });
-  registerSqliteDirect(kysely, { sqlite, prepare: statements.prepareCached });
+  registerSqliteDirect(kysely, { sqlite, prepare: statements.prepareCached, rollbackListeners });
   return {
     kysely,
     dialect: 'sqlite',
     pgPool: null,
     keyChanges: sqliteKeyChanges(sqlite),
+    pgNotifier: null,
+    withPgConnection: () => Promise.reject(new Error('withPgConnection is for PostgreSQL only')),
     close: async () => {
       await checkpointer?.close();
       await kysely.destroy();

@@ -38,7 +38,7 @@ export function precompiled<A extends string[], R>(
       plans.set(adapter, plan);
     }
     const values = plan.slots.map((slot) => (typeof slot === 'number' ? args[slot] : slot.constant));
-    // Reads outside any transaction on SQLite run at once (see sqlite-direct.ts).
+    // Reads on SQLite run at once when they may (see sqlite-direct.ts).
     const direct = directSqlite(db);
     if (direct) {
       const statement = direct.prepare(plan.sql);

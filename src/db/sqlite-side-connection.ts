@@ -41,6 +41,8 @@ export function openSideConnection(file: string): Database {
     pgPool: null,
     // Key lookups are the serving connection's; nothing here caches them.
     keyChanges: { current: () => null, changed: () => {}, close: async () => {} },
+    pgNotifier: null,
+    withPgConnection: () => Promise.reject(new Error('withPgConnection is for PostgreSQL only')),
     close: () => kysely.destroy(),
   };
 }

@@ -9,9 +9,12 @@ import type { SqliteDatabase, SqliteStatement } from 'kysely';
 export function withStatementCache(
   database: BetterSqlite3.Database,
   capacity = 1000,
+  /** Told before every `rollback` statement (Kysely's, the only way this connection rolls back). */
+  onRollback: () => void = () => {},
 ): SqliteDatabase & { prepareCached(text: string): BetterSqlite3.Statement } {
   const statements = new Map<string, BetterSqlite3.Statement>();
   const prepareCached = (text: string): BetterSqlite3.Statement => {
+    if (text.startsWith('rollback')) onRollback();
     // Every transaction here writes. A deferred one that reads first cannot upgrade to a write lock
     // while another process (the CLI) writes: SQLite answers SQLITE_BUSY at once, whatever the busy
     // timeout. Starting IMMEDIATE takes the write lock up front, so the busy timeout applies.

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from './database.js';
 import type { DB, Dialect } from './schema.js';
 
@@ -15,11 +15,17 @@ export interface Tx {
   beforeCommit(key: string, work: () => Promise<void>): void;
   /**
    * PostgreSQL only: a statement without parameters (values inlined as escaped literals) sent in the
-   * same round trip as COMMIT, after the beforeCommit work. Writes that nothing in the transaction
-   * reads back (activity rows, notifications) cost no round trip of their own this way.
+   * same round trip as COMMIT, after the beforeCommit work; `committed` gets its rows once that
+   * committed. Writes that nothing in the transaction reads back (activity rows) cost no round trip
+   * of their own this way.
    */
-  atCommit(statement: string): void;
+  atCommit(statement: string, committed?: (rows: unknown[]) => void): void;
   afterCommit(callback: () => void): void;
+  /**
+   * Wakes listeners on `channel` once the transaction has committed. On PostgreSQL a NOTIFY sent just
+   * after commit and batched (see pg-notifier.ts); nothing on SQLite, where one process owns the file.
+   */
+  notifyAfterCommit(channel: string, payload: string): void;
 }
 
 /** The transaction lost to concurrent ones every time it was tried (callers answer 409 conflict). */
@@ -66,21 +72,27 @@ async function runOnce<T>(database: Database, work: (tx: Tx) => Promise<T>): Pro
 /** What one attempt collects besides its work: beforeCommit work, COMMIT's statements, callbacks. */
 class Attempt {
   readonly finishers = new Map<string, () => Promise<void>>();
-  readonly commitStatements: string[] = [];
+  readonly commitStatements: Array<{ statement: string; committed?: (rows: unknown[]) => void }> = [];
   readonly callbacks: Array<() => void> = [];
 
-  tx(db: Kysely<DB>, dialect: Dialect): Tx {
+  constructor(private readonly database: Database) {}
+
+  tx(db: Kysely<DB>): Tx {
+    const { dialect, pgNotifier } = this.database;
     return {
       db,
       dialect,
       beforeCommit: (key, finisher) => {
         if (!this.finishers.has(key)) this.finishers.set(key, finisher);
       },
-      atCommit: (statement) => {
+      atCommit: (statement, committed) => {
         if (dialect !== 'postgres') throw new Error('atCommit is for PostgreSQL transactions only');
-        this.commitStatements.push(statement);
+        this.commitStatements.push({ statement, committed });
       },
       afterCommit: (callback) => this.callbacks.push(callback),
+      notifyAfterCommit: (channel, payload) => {
+        if (pgNotifier) this.callbacks.push(() => pgNotifier.notify(channel, payload));
+      },
     };
   }
 
@@ -90,9 +102,9 @@ class Attempt {
 }
 
 async function runOnSqlite<T>(database: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
-  const attempt = new Attempt();
+  const attempt = new Attempt(database);
   const result = await database.kysely.transaction().execute(async (trx) => {
-    const value = await work(attempt.tx(trx, 'sqlite'));
+    const value = await work(attempt.tx(trx));
     await attempt.finish();
     return value;
   });
@@ -106,18 +118,24 @@ async function runOnSqlite<T>(database: Database, work: (tx: Tx) => Promise<T>):
  * the rest (COMMIT included) and the transaction is rolled back like any other failure.
  */
 async function runOnPostgres<T>(database: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
-  const attempt = new Attempt();
-  const result = await database.kysely.connection().execute(async (db) => {
-    await sql`begin`.execute(db);
+  const attempt = new Attempt(database);
+  const result = await database.withPgConnection(async (db, client) => {
+    await client.query('begin');
     try {
-      const value = await work(attempt.tx(db, 'postgres'));
+      const value = await work(attempt.tx(db));
       await attempt.finish();
-      await sql.raw([...attempt.commitStatements, 'commit'].join(';\n')).execute(db);
+      const statements = attempt.commitStatements;
+      const results = await client.query([...statements.map((s) => s.statement), 'commit'].join(';\n'));
+      // One result per statement; a lone COMMIT answers with a single result, not a list.
+      const perStatement = Array.isArray(results) ? results : [results];
+      statements.forEach((s, i) => {
+        s.committed?.(perStatement[i]?.rows ?? []);
+      });
       return value;
     } catch (error) {
       // The connection goes back to the pool: it must not stay inside the failed transaction. A broken
       // connection fails this too; the pool drops it.
-      await sql`rollback`.execute(db).catch(() => undefined);
+      await client.query('rollback').catch(() => undefined);
       throw error;
     }
   });

@@ -1,5 +1,6 @@
 import SqliteDatabase from 'better-sqlite3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { appendSlot } from '../../src/db/repositories/task-ranks.js';
 import { findTask } from '../../src/db/repositories/tasks.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
@@ -183,6 +184,32 @@ describe('task positions cached on SQLite', () => {
     await expectPositionsOf(laneId);
     await insert(`${laneId}_t5`, 5);
     await expectPositionsOf(laneId);
+  });
+
+  it("reports an append's position as the lane's active count, in and after transactions", async () => {
+    const slot = () =>
+      t.database.kysely.transaction().execute((trx) => appendSlot(trx, 'sqlite', 'brd_1', laneId));
+    expect(await slot()).toMatchObject({ position: 0 });
+    for (let i = 1; i <= 3; i++) await insert(`${laneId}_t${i}`, i);
+    expect(await slot()).toEqual({ position: 3, rank: 4 });
+    await expectPositionsOf(laneId);
+    await t.database.kysely
+      .updateTable('tasks')
+      .set({ archived: 1 })
+      .where('id', '=', `${laneId}_t2`)
+      .execute();
+    expect(await slot()).toEqual({ position: 2, rank: 4 });
+    await expect(
+      t.database.kysely.transaction().execute(async (trx) => {
+        await trx.deleteFrom('tasks').where('id', '=', `${laneId}_t1`).execute();
+        expect(await appendSlot(trx, 'sqlite', 'brd_1', laneId)).toEqual({ position: 1, rank: 4 });
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect(await slot()).toEqual({ position: 2, rank: 4 });
+    expect(
+      await t.database.kysely.transaction().execute((trx) => appendSlot(trx, 'sqlite', 'brd_1', 'lane_none')),
+    ).toBeUndefined();
   });
 
   it('sees commits of another connection on the same file', async () => {

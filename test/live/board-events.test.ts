@@ -184,7 +184,7 @@ describe.each(DIALECTS)('live board stream ($dialect)', ({ dialect, skip }) => {
           data: JSON.stringify({ lane_id: laneId, name: 'Todo', position: 0 }),
           created_at: new Date().toISOString(),
         });
-        tx.atCommit(`select pg_notify('${CHANGE_CHANNEL}', '${slowId} ${slowId} ${boardId}')`);
+        tx.notifyAfterCommit(CHANGE_CHANNEL, `${slowId} ${slowId} ${boardId}`);
         await gate;
       });
       await waitUntil('the slow id', async () => (slowId > 0 ? slowId : undefined));

@@ -66,19 +66,23 @@ const ACTIVITY_COLUMNS = [
 
 const literal = (value: string | null | undefined) => (value == null ? 'null' : pg.escapeLiteral(value));
 
+/** Per board, the first and last id a commit statement inserted. */
+export interface InsertedActivityRange {
+  board_id: string;
+  from_id: string | number;
+  to_id: string | number;
+}
+
 /**
- * PostgreSQL: one statement that inserts `rows` (ids in order) and sends `channel` one notification
- * per board, "<first id> <last id> <board id>", for Tx.atCommit: the activities of a transaction cost
- * no round trip of their own. Values are inlined as escaped literals, as atCommit requires.
+ * PostgreSQL: one statement that inserts `rows` (ids in order) and answers, per board, the first and
+ * last id (InsertedActivityRange), for Tx.atCommit: the activities of a transaction cost no round trip
+ * of their own. Values are inlined as escaped literals, as atCommit requires.
  */
-export function insertActivitiesAtCommit(
-  rows: ReadonlyArray<Omit<NewActivityRow, 'id'>>,
-  channel: string,
-): string {
+export function insertActivitiesAtCommit(rows: ReadonlyArray<Omit<NewActivityRow, 'id'>>): string {
   const values = rows.map((row) => `(${ACTIVITY_COLUMNS.map((column) => literal(row[column])).join(', ')})`);
   return `with inserted as (
   insert into activities (${ACTIVITY_COLUMNS.join(', ')}) values ${values.join(', ')} returning id, board_id)
-select pg_notify(${literal(channel)}, min(id) || ' ' || max(id) || ' ' || board_id) from inserted group by board_id`;
+select board_id, min(id) as from_id, max(id) as to_id from inserted group by board_id`;
 }
 
 export interface ActivityPage {

@@ -31,12 +31,12 @@ export async function queueEvent(
 }
 
 /**
- * Wakes every instance's dispatcher once the transaction commits (NOTIFY is transactional on
- * PostgreSQL); once per transaction however many deliveries it queued, sent with COMMIT.
+ * Wakes every instance's dispatcher once the transaction commits; once per transaction however many
+ * deliveries it queued.
  */
 export function notifyDispatchers(tx: Tx): void {
   if (tx.dialect !== 'postgres') return;
-  tx.beforeCommit(DELIVERY_CHANNEL, async () => tx.atCommit(`select pg_notify('${DELIVERY_CHANNEL}', '')`));
+  tx.notifyAfterCommit(DELIVERY_CHANNEL, '');
 }
 
 export async function insertEvent(

@@ -2,7 +2,9 @@ import { type RawBuilder, sql } from 'kysely';
 import { TASK_RANK_SEQUENCE } from '../migrations/008-task-ranks.js';
 import { precompiled } from '../precompiled.js';
 import type { Dialect, Executor } from '../schema.js';
+import { directSqlite } from '../sqlite-direct.js';
 import type { Tx } from '../transaction.js';
+import { sqliteTaskPositions } from './task-positions.js';
 
 /*
  * Task order. Tasks store a sortable `rank`; the dense position the API shows (0..n-1 among the lane's
@@ -62,14 +64,23 @@ const appendSlotPostgres = precompiled(2, (db, boardId: string, laneId: string) 
 
 // SQLite runs one write transaction at a time, so the lane's last rank + 1 cannot be taken twice. Ranks
 // start at 1, not 0: near 0 doubles are so dense that halving a gap would hardly ever run out.
+const lastActiveRank = sql<number>`coalesce((select max(tasks.rank) from tasks
+  where tasks.lane_id = lanes.id and tasks.archived = 0), 0) + 1`;
+
 const appendSlotSqlite = precompiled(2, (db, boardId: string, laneId: string) =>
   db
     .selectFrom('lanes')
-    .select([
-      activeCount.as('position'),
-      sql<number>`coalesce((select max(tasks.rank) from tasks
-        where tasks.lane_id = lanes.id and tasks.archived = 0), 0) + 1`.as('rank'),
-    ])
+    .select([activeCount.as('position'), lastActiveRank.as('rank')])
+    .where('id', '=', laneId)
+    .where('board_id', '=', boardId),
+);
+
+// The position from the connection's cached lane instead (task-positions.ts): the count reads every
+// active task of the lane, the rank one index entry.
+const appendRankSqlite = precompiled(2, (db, boardId: string, laneId: string) =>
+  db
+    .selectFrom('lanes')
+    .select(lastActiveRank.as('rank'))
     .where('id', '=', laneId)
     .where('board_id', '=', boardId),
 );
@@ -86,6 +97,13 @@ export async function appendSlot(
   boardId: string,
   laneId: string,
 ): Promise<{ position: number; rank: number } | undefined> {
+  const direct = dialect === 'sqlite' ? directSqlite(db) : undefined;
+  if (direct) {
+    const row = (await appendRankSqlite(db, boardId, laneId))[0];
+    if (!row) return undefined;
+    const position = sqliteTaskPositions(direct).activeCount(laneId);
+    if (position !== undefined) return { position, rank: Number(row.rank) };
+  }
   const query = dialect === 'postgres' ? appendSlotPostgres : appendSlotSqlite;
   const row = (await query(db, boardId, laneId))[0];
   return row && { position: Number(row.position), rank: Number(row.rank) };

@@ -101,8 +101,8 @@ const findTaskQuery = precompiled(2, (db, boardId: string, taskId: string) =>
 const FIND_TASK_ROW = 'select * from "tasks" where "id" = ? and "board_id" = ?';
 
 /**
- * The task with its position: on SQLite outside a transaction from the lane's cached positions
- * (task-positions.ts), read with the row in one synchronous step; else counted through the rank index.
+ * The task with its position: on SQLite from the lane's cached positions (task-positions.ts), read with
+ * the row in one synchronous step; else counted through the rank index.
  */
 export async function findTask(
   db: Executor,

@@ -1,10 +1,14 @@
-import { insertActivitiesAtCommit, insertActivity } from '../../db/repositories/activities.js';
+import {
+  type InsertedActivityRange,
+  insertActivitiesAtCommit,
+  insertActivity,
+} from '../../db/repositories/activities.js';
 import type { NewActivityRow } from '../../db/schema.js';
 import type { Tx } from '../../db/transaction.js';
 import { type Clock, isoNow } from '../../lib/time.js';
 import { type Actor, actorId, firesWebhooks } from '../actor.js';
 import type { ActivityConsumer, ActivityInput, RecordedActivity } from './activity-types.js';
-import { CHANGE_CHANNEL, type ChangeFeed } from './change-feed.js';
+import type { ChangeFeed } from './change-feed.js';
 
 /** What services record changes with (`deps.activities`). */
 export interface ActivityRecorder {
@@ -19,9 +23,9 @@ type ActivityRow = Omit<NewActivityRow, 'id'>;
  * change, nothing is lost for a committed one. Then the change feed says which boards changed.
  *
  * On SQLite the row is inserted at once and the feed publishes in-process after commit. On PostgreSQL
- * the transaction's rows are inserted by the statement that travels with COMMIT, which also NOTIFYs
- * every instance (Tx.atCommit): recording costs no round trip, and ids are drawn at commit, so they
- * follow the commit order more closely.
+ * the transaction's rows are inserted by the statement that travels with COMMIT (Tx.atCommit), so
+ * recording costs no round trip, and ids are drawn at commit, so they follow the commit order more
+ * closely; the feed then notifies every instance.
  */
 export class DatabaseActivityRecorder implements ActivityRecorder {
   private readonly consumers: ActivityConsumer[];
@@ -81,6 +85,10 @@ export class DatabaseActivityRecorder implements ActivityRecorder {
     const rows = [row];
     this.atCommit.set(tx.db, rows);
     // Registered as before-commit work so that every activity of the transaction is in the statement.
-    tx.beforeCommit('activities', async () => tx.atCommit(insertActivitiesAtCommit(rows, CHANGE_CHANNEL)));
+    tx.beforeCommit('activities', async () =>
+      tx.atCommit(insertActivitiesAtCommit(rows), (inserted) =>
+        this.changeFeed?.committedOnPostgres(inserted as InsertedActivityRange[]),
+      ),
+    );
   }
 }

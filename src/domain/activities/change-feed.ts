@@ -1,5 +1,6 @@
 import type { Database } from '../../db/database.js';
 import { type ListenerLog, PgListener } from '../../db/pg-listener.js';
+import type { InsertedActivityRange } from '../../db/repositories/activities.js';
 import type { Tx } from '../../db/transaction.js';
 import { loggableError } from '../../lib/loggable-error.js';
 
@@ -24,8 +25,8 @@ type Range = { fromId: number; toId: number };
 /**
  * The second consumer of activities: publishes, after commit, which boards changed up to which
  * activity. On SQLite (one process owns the file) it is an in-process emitter fed by the recorder; on
- * PostgreSQL the recorder's commit statement NOTIFYs (delivered only on commit, to every instance, this
- * one included) and the feed LISTENs on one dedicated connection, opened on the first subscription.
+ * PostgreSQL it NOTIFYs every instance (this one included) just after the commit and LISTENs on one
+ * dedicated connection, opened on the first subscription.
  *
  * On PostgreSQL activity ids are taken when the commit statement inserts them and become visible once
  * it has committed, so a smaller id can still appear after a larger one. A reader therefore reads `id >= fromId` on each notification and skips ids
@@ -43,10 +44,7 @@ export class ChangeFeed {
     private readonly log: ListenerLog,
   ) {}
 
-  /**
-   * SQLite: activity `id` of `boardId` was written in `tx`; published in-process once it commits. (On
-   * PostgreSQL the statement that writes a transaction's activities at COMMIT also notifies.)
-   */
+  /** SQLite: activity `id` of `boardId` was written in `tx`; published in-process once it commits. */
   noteRecorded(tx: Tx, boardId: string, id: number): void {
     let boards = this.pending.get(tx.db);
     if (!boards) {
@@ -63,6 +61,16 @@ export class ChangeFeed {
       range.toId = Math.max(range.toId, id);
     } else {
       boards.set(boardId, { fromId: id, toId: id });
+    }
+  }
+
+  /**
+   * PostgreSQL: a transaction committed these activities; every instance (this one included, through
+   * its LISTEN) hears of it. Sent after commit, not by NOTIFY inside the transaction: see pg-notifier.ts.
+   */
+  committedOnPostgres(ranges: readonly InsertedActivityRange[]): void {
+    for (const range of ranges) {
+      this.database.pgNotifier?.notify(CHANGE_CHANNEL, `${range.from_id} ${range.to_id} ${range.board_id}`);
     }
   }
 
