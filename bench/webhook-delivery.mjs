@@ -159,6 +159,7 @@ async function setUp(sinkPort, webhooks) {
     ? new ThreadedDispatcher(
         { dataDir, masterKey: MASTER_KEY, ...settings },
         { warn: (d, m) => console.error(m, d), error: (d, m) => console.error(m, d) },
+        async () => true,
       )
     : new WebhookDispatcher({ database, secrets, clock: systemClock, ...settings });
   return {

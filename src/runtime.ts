@@ -3,6 +3,7 @@ import { type Logger, pino } from 'pino';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/database.js';
 import { migrateToLatest, requireCurrentSchema } from './db/migrate.js';
+import { hasPendingDeliveries } from './db/repositories/deliveries.js';
 import { DatabaseActivityRecorder } from './domain/activities/activity-recorder.js';
 import { ActivityRetention } from './domain/activities/activity-retention.js';
 import type { ActivityConsumer } from './domain/activities/activity-types.js';
@@ -117,6 +118,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       ? new ThreadedDispatcher(
           { dataDir: config.dataDir, masterKey, ...dispatcherSettings, ...threadable },
           log,
+          () => hasPendingDeliveries(database.kysely),
         )
       : // Loaded only here: a server whose dispatcher runs on its own thread does not load undici.
         new (await import('./webhooks/webhook-dispatcher.js')).WebhookDispatcher({

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { loggableError } from '../lib/loggable-error.js';
 import type { DispatcherLog } from './webhook-dispatcher.js';
 
 /** What the server needs of a dispatcher, in this thread or another. */
@@ -40,7 +41,8 @@ const STOP_MARGIN_MS = 15_000;
  * attempts waited for the burst to end. Its own thread reads them at once, and uses the second core.
  * Correctness does not depend on the thread: deliveries, leases and results stay in the database
  * exactly as with the in-process dispatcher (WAL lets the two connections read concurrently, and
- * BEGIN IMMEDIATE with the busy timeout serialises their writes). Commits here wake it by a message.
+ * BEGIN IMMEDIATE serialises their writes; see sqlite-side-connection.ts). Commits here wake it by a
+ * message.
  */
 export class ThreadedDispatcher implements Dispatcher {
   private worker: Worker | null = null;
@@ -50,16 +52,30 @@ export class ThreadedDispatcher implements Dispatcher {
   constructor(
     private readonly settings: DispatcherThreadSettings,
     private readonly log: DispatcherLog,
+    /** Whether any delivery is pending (due now or later): if so the thread starts at once. */
+    private readonly anyPending: () => Promise<boolean>,
   ) {}
 
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.spawn();
+    // A server without webhooks never needs the thread (nor its memory): it starts when something is
+    // to be delivered, now (pending or retrying deliveries) or at the first commit that queues one.
+    this.anyPending().then(
+      (pending) => {
+        if (pending) this.spawnIfIdle();
+      },
+      (error: unknown) => {
+        this.log.warn({ err: loggableError(error) }, 'pending webhook deliveries could not be looked up');
+        this.spawnIfIdle();
+      },
+    );
   }
 
   wake(): void {
-    this.worker?.postMessage({ type: 'wake' } satisfies ToWorker);
+    if (this.worker) this.worker.postMessage({ type: 'wake' } satisfies ToWorker);
+    // The new thread's dispatcher claims as it starts.
+    else this.spawnIfIdle();
   }
 
   async stop(): Promise<void> {
@@ -76,6 +92,10 @@ export class ThreadedDispatcher implements Dispatcher {
     await exited;
     clearTimeout(limit);
     this.worker = null;
+  }
+
+  private spawnIfIdle(): void {
+    if (this.running && !this.worker && !this.restartTimer) this.spawn();
   }
 
   private spawn(): void {

@@ -77,6 +77,17 @@ export async function insertDeliveries(
   return rows.map((r) => r.id);
 }
 
+/** Whether any delivery is pending, due now or at a later retry. */
+export async function hasPendingDeliveries(db: Executor): Promise<boolean> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('status', '=', 'pending')
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function findDeliveryOfWebhook(
   db: Executor,
   webhookId: string,
