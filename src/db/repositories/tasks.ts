@@ -234,10 +234,17 @@ export async function countLaneTasks(db: Executor, laneId: string): Promise<numb
  * what keeps task operations and lane operations from deadlocking. Returns whether the board exists.
  */
 export async function shareBoardKey(tx: Tx, boardId: string): Promise<boolean> {
-  const query = tx.db.selectFrom('boards').select('id').where('id', '=', boardId);
-  const row = await (tx.dialect === 'postgres' ? query.forKeyShare() : query).executeTakeFirst();
-  return row !== undefined;
+  const query = tx.dialect === 'postgres' ? boardKeySharedPostgres : boardKeySharedSqlite;
+  return (await query(tx.db, boardId)).length > 0;
 }
+
+// Every task write runs it first: built and compiled once.
+const boardKeySharedPostgres = precompiled(1, (db, boardId: string) =>
+  db.selectFrom('boards').select('id').where('id', '=', boardId).forKeyShare(),
+);
+const boardKeySharedSqlite = precompiled(1, (db, boardId: string) =>
+  db.selectFrom('boards').select('id').where('id', '=', boardId),
+);
 
 /**
  * Serialises changes to one task's children (todo order) and keeps the task from being deleted until the
