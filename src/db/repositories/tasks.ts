@@ -137,14 +137,64 @@ export async function taskExists(db: Executor, boardId: string, taskId: string):
   return (await findTaskLaneId(db, boardId, taskId)) !== undefined;
 }
 
+const insertTaskQuery = precompiled(
+  13,
+  (
+    db,
+    id: string,
+    boardId: string,
+    laneId: string,
+    shortId: string,
+    title: string,
+    description: string,
+    priority: number,
+    tags: string,
+    archived: number,
+    rank: number,
+    createdAt: string,
+    updatedAt: string,
+    lastTurnAt: string | null,
+  ) =>
+    db
+      .insertInto('tasks')
+      .values({
+        id,
+        board_id: boardId,
+        lane_id: laneId,
+        short_id: shortId,
+        title,
+        description,
+        priority,
+        tags,
+        archived,
+        rank,
+        created_at: createdAt,
+        updated_at: updatedAt,
+        last_turn_at: lastTurnAt,
+      })
+      .onConflict((oc) => oc.column('short_id').doNothing())
+      .returning('id'),
+);
+
 /** Inserts the task unless its short id is taken; returns false on that (rare) collision. */
 export async function insertTaskUnlessShortIdTaken(db: Executor, row: NewTaskRow): Promise<boolean> {
-  const result = await db
-    .insertInto('tasks')
-    .values(row)
-    .onConflict((oc) => oc.column('short_id').doNothing())
-    .executeTakeFirst();
-  return result.numInsertedOrUpdatedRows === 1n;
+  const inserted = await insertTaskQuery(
+    db,
+    row.id,
+    row.board_id,
+    row.lane_id,
+    row.short_id,
+    row.title,
+    row.description,
+    row.priority,
+    row.tags,
+    row.archived,
+    row.rank,
+    row.created_at,
+    row.updated_at,
+    row.last_turn_at ?? null,
+  );
+  return inserted.length === 1;
 }
 
 export async function updateTask(
