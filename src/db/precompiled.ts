@@ -16,7 +16,7 @@ interface Plan {
  * queries (every authenticated request, task detail) skip it. Arguments are located in the compiled
  * parameters by sentinel values, so the query is written like every other Kysely query.
  */
-export function precompiled<A extends string[], R>(
+export function precompiled<A extends unknown[], R>(
   arity: A['length'],
   build: (db: Kysely<DB>, ...args: A) => Compilable<R>,
 ): (db: Executor, ...args: A) => Promise<R[]> {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/database.js';
-import { PgListener } from '../db/pg-listener.js';
+import type { PgListener } from '../db/pg-listener.js';
+import { DELIVERY_CHANNEL } from '../db/repositories/delivery-channel.js';
 import {
   claimDueDeliveries,
   type DeliveryJob,
@@ -16,7 +17,6 @@ import { AttemptWriter } from './attempt-writer.js';
 import { DeliveryAttempts } from './delivery-attempt.js';
 import { ExcludingClaimPacer } from './excluding-claim-pacer.js';
 import { HostQueues } from './host-queues.js';
-import { DELIVERY_CHANNEL } from './outbox.js';
 
 export interface DispatcherLog {
   warn(detail: object, message: string): void;
@@ -81,6 +81,7 @@ export class WebhookDispatcher {
   /** The same deliveries' jobs, whose lease (owner, expiry) is updated when it is renewed or re-claimed. */
   private readonly jobs = new Map<string, HeldJob>();
   private listener: PgListener | null = null;
+  private listening: Promise<void> | null = null;
   private pollTimer: NodeJS.Timeout | null = null;
   private running = false;
   private cycle: Promise<void> | null = null;
@@ -131,14 +132,19 @@ export class WebhookDispatcher {
     this.pollTimer.unref();
     const pool = this.options.database.pgPool;
     if (pool) {
-      this.listener = new PgListener(
-        pool,
-        DELIVERY_CHANNEL,
-        () => this.wake(),
-        this.log,
-        () => this.wake(),
-      );
-      this.listener.start();
+      // Loaded here: the PostgreSQL driver is not needed by a dispatcher on SQLite (nor its memory on
+      // the dispatcher's thread). Until it listens, the poll and this process's commits wake it.
+      this.listening = import('../db/pg-listener.js').then(({ PgListener }) => {
+        if (!this.running) return;
+        this.listener = new PgListener(
+          pool,
+          DELIVERY_CHANNEL,
+          () => this.wake(),
+          this.log,
+          () => this.wake(),
+        );
+        this.listener.start();
+      });
     }
     this.wake();
   }
@@ -166,6 +172,7 @@ export class WebhookDispatcher {
     this.running = false;
     if (this.pollTimer) clearInterval(this.pollTimer);
     this.pacer.stop();
+    await this.listening;
     await this.listener?.stop();
     await this.cycle;
     const waiting = this.hosts.drain();

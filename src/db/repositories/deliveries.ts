@@ -10,8 +10,9 @@ export interface WebhookEventPayload {
   data: Record<string, unknown>;
 }
 
-/** PostgreSQL channel on which committed deliveries wake every instance's dispatcher. */
-export const DELIVERY_CHANNEL = 'laneboard_deliveries';
+import { DELIVERY_CHANNEL } from './delivery-channel.js';
+
+export { DELIVERY_CHANNEL };
 
 /**
  * Writes the event and one pending delivery per webhook in the caller's transaction and tells other

@@ -137,14 +137,64 @@ export async function taskExists(db: Executor, boardId: string, taskId: string):
   return (await findTaskLaneId(db, boardId, taskId)) !== undefined;
 }
 
+const insertTaskQuery = precompiled(
+  13,
+  (
+    db,
+    id: string,
+    boardId: string,
+    laneId: string,
+    shortId: string,
+    title: string,
+    description: string,
+    priority: number,
+    tags: string,
+    archived: number,
+    rank: number,
+    createdAt: string,
+    updatedAt: string,
+    lastTurnAt: string | null,
+  ) =>
+    db
+      .insertInto('tasks')
+      .values({
+        id,
+        board_id: boardId,
+        lane_id: laneId,
+        short_id: shortId,
+        title,
+        description,
+        priority,
+        tags,
+        archived,
+        rank,
+        created_at: createdAt,
+        updated_at: updatedAt,
+        last_turn_at: lastTurnAt,
+      })
+      .onConflict((oc) => oc.column('short_id').doNothing())
+      .returning('id'),
+);
+
 /** Inserts the task unless its short id is taken; returns false on that (rare) collision. */
 export async function insertTaskUnlessShortIdTaken(db: Executor, row: NewTaskRow): Promise<boolean> {
-  const result = await db
-    .insertInto('tasks')
-    .values(row)
-    .onConflict((oc) => oc.column('short_id').doNothing())
-    .executeTakeFirst();
-  return result.numInsertedOrUpdatedRows === 1n;
+  const inserted = await insertTaskQuery(
+    db,
+    row.id,
+    row.board_id,
+    row.lane_id,
+    row.short_id,
+    row.title,
+    row.description,
+    row.priority,
+    row.tags,
+    row.archived,
+    row.rank,
+    row.created_at,
+    row.updated_at,
+    row.last_turn_at ?? null,
+  );
+  return inserted.length === 1;
 }
 
 export async function updateTask(
@@ -184,10 +234,17 @@ export async function countLaneTasks(db: Executor, laneId: string): Promise<numb
  * what keeps task operations and lane operations from deadlocking. Returns whether the board exists.
  */
 export async function shareBoardKey(tx: Tx, boardId: string): Promise<boolean> {
-  const query = tx.db.selectFrom('boards').select('id').where('id', '=', boardId);
-  const row = await (tx.dialect === 'postgres' ? query.forKeyShare() : query).executeTakeFirst();
-  return row !== undefined;
+  const query = tx.dialect === 'postgres' ? boardKeySharedPostgres : boardKeySharedSqlite;
+  return (await query(tx.db, boardId)).length > 0;
 }
+
+// Every task write runs it first: built and compiled once.
+const boardKeySharedPostgres = precompiled(1, (db, boardId: string) =>
+  db.selectFrom('boards').select('id').where('id', '=', boardId).forKeyShare(),
+);
+const boardKeySharedSqlite = precompiled(1, (db, boardId: string) =>
+  db.selectFrom('boards').select('id').where('id', '=', boardId),
+);
 
 /**
  * Serialises changes to one task's children (todo order) and keeps the task from being deleted until the
