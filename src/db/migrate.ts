@@ -100,7 +100,8 @@ export async function migrateToLatest(database: Database, target?: string): Prom
   let { error, results } = await run();
   // Kysely's migrator checks for its tables by reading the catalog of every schema in the database;
   // another schema dropped meanwhile (another deployment's, or a test's) makes that read fail with
-  // "schema … does not exist" before anything was applied. Nothing was changed, so it is run again.
+  // "schema … does not exist" or "relation … does not exist" before anything was applied. Nothing was
+  // changed, so it is run again.
   for (let attempt = 1; error && attempt < 5 && isConcurrentSchemaDrop(error, results); attempt++) {
     ({ error, results } = await run());
   }
@@ -113,11 +114,12 @@ export async function migrateToLatest(database: Database, target?: string): Prom
 
 function isConcurrentSchemaDrop(error: unknown, results: readonly MigrationResult[] | undefined): boolean {
   const nothingApplied = (results ?? []).every((r) => r.status === 'NotExecuted');
+  const code = (error as { code?: string }).code;
   return (
     nothingApplied &&
-    (error as { code?: string }).code === '3F000' && // invalid_schema_name
     error instanceof Error &&
-    /^schema ".*" does not exist$/.test(error.message)
+    ((code === '3F000' && /^schema ".*" does not exist$/.test(error.message)) || // invalid_schema_name
+      (code === '42P01' && /^relation ".*" does not exist$/.test(error.message))) // undefined_table
   );
 }
 
