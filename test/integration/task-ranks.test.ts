@@ -168,5 +168,30 @@ describe.each(DIALECTS)('task ranks ($dialect)', ({ dialect, skip }) => {
         }
       },
     );
+
+    it.skipIf(dialect === 'sqlite')(
+      'a create waiting for a lane delete that holds the board answers 400 once the lane is gone',
+      async () => {
+        const fx = await createBoard(t, ['A', 'B']);
+        const laneId = fx.laneIds[0] as string;
+        await createTasks(t, fx, laneId, ['first']);
+        const holder = new pg.Client({ connectionString: t.db.databaseUrl as string });
+        await holder.connect();
+        try {
+          // What a lane delete does: the board FOR UPDATE, then the lane (and its tasks) deleted.
+          await holder.query('begin');
+          await holder.query('select id from boards where id = $1 for update', [fx.boardId]);
+          const create = t.request(fx.key, 'POST', `${fx.url}/tasks`, { laneId, title: 'late' });
+          await waitForBlocked(holder, 1);
+          await holder.query('delete from lanes where id = $1', [laneId]);
+          await holder.query('commit');
+          const res = await create;
+          expect(res.statusCode, res.body).toBe(400);
+          expect(res.json().error.code).toBe('validation_error');
+        } finally {
+          await holder.end();
+        }
+      },
+    );
   });
 });

@@ -1,10 +1,11 @@
 import { sql } from 'kysely';
+import { TASK_RANK_SEQUENCE } from '../migrations/008-task-ranks.js';
 import { precompiled } from '../precompiled.js';
 import type { Executor, NewTaskRow, TaskRow } from '../schema.js';
 import { directSqlite } from '../sqlite-direct.js';
 import type { Tx } from '../transaction.js';
 import { sqliteTaskPositions } from './task-positions.js';
-import { countedPosition, laneOrder, numberPositions } from './task-ranks.js';
+import { appendSlot, countedPosition, laneOrder, numberPositions } from './task-ranks.js';
 
 /** A stored task with its dense position (the index among the lane's active tasks; null when archived). */
 export type TaskWithPosition = TaskRow & { position: number | null };
@@ -176,26 +177,40 @@ const insertTaskQuery = precompiled(
       .returning('id'),
 );
 
-/** Inserts the task unless its short id is taken; returns false on that (rare) collision. */
-export async function insertTaskUnlessShortIdTaken(db: Executor, row: NewTaskRow): Promise<boolean> {
-  const inserted = await insertTaskQuery(
-    db,
-    row.id,
-    row.board_id,
-    row.lane_id,
-    row.short_id,
-    row.title,
-    row.description,
-    row.priority,
-    row.tags,
-    row.archived,
-    row.rank,
-    row.created_at,
-    row.updated_at,
-    row.last_turn_at ?? null,
-  );
-  return inserted.length === 1;
+/**
+ * Inserts the task unless its short id is taken ('short_id_taken', rare) or its lane is gone ('no_lane':
+ * deleted by a transaction that committed after this one read it, PostgreSQL's foreign key violation).
+ */
+export async function insertTaskUnlessShortIdTaken(
+  db: Executor,
+  row: NewTaskRow,
+): Promise<'inserted' | 'short_id_taken' | 'no_lane'> {
+  let inserted: unknown[];
+  try {
+    inserted = await insertTaskQuery(
+      db,
+      row.id,
+      row.board_id,
+      row.lane_id,
+      row.short_id,
+      row.title,
+      row.description,
+      row.priority,
+      row.tags,
+      row.archived,
+      row.rank,
+      row.created_at,
+      row.updated_at,
+      row.last_turn_at ?? null,
+    );
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code === FOREIGN_KEY_VIOLATION) return 'no_lane';
+    throw error;
+  }
+  return inserted.length === 1 ? 'inserted' : 'short_id_taken';
 }
+
+const FOREIGN_KEY_VIOLATION = '23503';
 
 export async function updateTask(
   db: Executor,
@@ -259,4 +274,41 @@ export async function lockTaskRow(tx: Tx, boardId: string, taskId: string): Prom
     .where('board_id', '=', boardId);
   const row = await (tx.dialect === 'postgres' ? query.forNoKeyUpdate() : query).executeTakeFirst();
   return row !== undefined;
+}
+
+// The board's key share (see shareBoardKey) and the append's slot in one round trip: a create's
+// round trips are most of its cost on PostgreSQL.
+const boardSharedAppendSlotPostgres = precompiled(2, (db, boardId: string, laneId: string) =>
+  db
+    .selectFrom('boards')
+    .leftJoin('lanes', (join) => join.onRef('lanes.board_id', '=', 'boards.id').on('lanes.id', '=', laneId))
+    .select([
+      'lanes.id as lane_id',
+      sql<number>`(select cast(count(*) as integer) from tasks
+        where tasks.lane_id = lanes.id and tasks.archived = 0)`.as('position'),
+      sql<string>`nextval(${sql.lit(TASK_RANK_SEQUENCE)})`.as('rank'),
+    ])
+    .where('boards.id', '=', boardId)
+    .forKeyShare('boards'),
+);
+
+/**
+ * shareBoardKey, then appendSlot: 'no_board' when the board does not exist, 'no_lane' when the lane is
+ * not one of its lanes. On PostgreSQL one statement: the board's KEY SHARE is taken as the lane is read,
+ * so a lane deleted meanwhile (its delete holds the board FOR UPDATE) can still be seen here; the
+ * insert's foreign key then refuses the task (insertTaskUnlessShortIdTaken reports it as 'no_lane').
+ */
+export async function shareBoardAndAppendSlot(
+  tx: Tx,
+  boardId: string,
+  laneId: string,
+): Promise<{ position: number; rank: number } | 'no_board' | 'no_lane'> {
+  if (tx.dialect === 'postgres') {
+    const row = (await boardSharedAppendSlotPostgres(tx.db, boardId, laneId))[0];
+    if (!row) return 'no_board';
+    if (row.lane_id === null) return 'no_lane';
+    return { position: Number(row.position), rank: Number(row.rank) };
+  }
+  if (!(await shareBoardKey(tx, boardId))) return 'no_board';
+  return (await appendSlot(tx.db, tx.dialect, boardId, laneId)) ?? 'no_lane';
 }

@@ -1,12 +1,12 @@
 import type { Static } from '@sinclair/typebox';
 import { boardExists } from '../../db/repositories/boards.js';
 import { findLane } from '../../db/repositories/lanes.js';
-import { appendSlot } from '../../db/repositories/task-ranks.js';
 import {
   deleteTask,
   findTask,
   insertTaskUnlessShortIdTaken,
   listTasks,
+  shareBoardAndAppendSlot,
   type TaskWithPosition,
   updateTask,
 } from '../../db/repositories/tasks.js';
@@ -25,7 +25,7 @@ import type { ServiceDeps } from '../services.js';
 import { LIMITS, normaliseTags, optionalText, requiredText } from '../text-rules.js';
 import type { Tx } from '../transaction.js';
 import { changedFields, checkPriority, normaliseTaskChanges } from './task-changes.js';
-import { holdBoard, inTaskTransaction, lockTaskWithLanes, unknownLane } from './task-locking.js';
+import { inTaskTransaction, lockTaskWithLanes, unknownLane } from './task-locking.js';
 import { appendRank, moveTask } from './task-moves.js';
 import {
   type Task,
@@ -82,10 +82,10 @@ export class TaskService {
     const priority = input.priority === undefined ? 0 : checkPriority(input.priority);
     const tags = input.tags === undefined ? [] : normaliseTags(input.tags);
     return inTaskTransaction(this.deps.database, async (tx) => {
-      await holdBoard(tx, boardId);
       // No lane lock: the rank sorts last without one, so appends to a lane run side by side.
-      const slot = await appendSlot(tx.db, tx.dialect, boardId, input.laneId);
-      if (!slot) throw unknownLane();
+      const slot = await shareBoardAndAppendSlot(tx, boardId, input.laneId);
+      if (slot === 'no_board') throw notFound('Board');
+      if (slot === 'no_lane') throw unknownLane();
       const now = isoNow(this.deps.clock);
       const row: TaskRow = {
         id: newId('task'),
@@ -226,7 +226,9 @@ async function existingTask(db: Executor, boardId: string, taskId: string): Prom
 async function insertWithFreshShortId(tx: Tx, row: TaskRow): Promise<void> {
   for (let attempt = 0; attempt < SHORT_ID_ATTEMPTS; attempt++) {
     row.short_id = newShortId();
-    if (await insertTaskUnlessShortIdTaken(tx.db, row)) return;
+    const outcome = await insertTaskUnlessShortIdTaken(tx.db, row);
+    if (outcome === 'inserted') return;
+    if (outcome === 'no_lane') throw unknownLane();
   }
   throw new Error('No free short id found for a new task.');
 }
