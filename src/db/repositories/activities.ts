@@ -66,23 +66,20 @@ const ACTIVITY_COLUMNS = [
 
 const literal = (value: string | null | undefined) => (value == null ? 'null' : pg.escapeLiteral(value));
 
-/** Per board, the first and last id a commit statement inserted. */
-export interface InsertedActivityRange {
+/** One row a commit statement inserted. */
+export interface InsertedActivity {
+  id: string | number;
   board_id: string;
-  from_id: string | number;
-  to_id: string | number;
 }
 
 /**
- * PostgreSQL: one statement that inserts `rows` (ids in order) and answers, per board, the first and
- * last id (InsertedActivityRange), for Tx.atCommit: the activities of a transaction cost no round trip
- * of their own. Values are inlined as escaped literals, as atCommit requires.
+ * PostgreSQL: one plain insert of `rows` answering each row's id and board (InsertedActivity), for
+ * Tx.atCommit: the activities of a transaction cost no round trip of their own. Values are inlined as
+ * escaped literals, as atCommit requires.
  */
 export function insertActivitiesAtCommit(rows: ReadonlyArray<Omit<NewActivityRow, 'id'>>): string {
   const values = rows.map((row) => `(${ACTIVITY_COLUMNS.map((column) => literal(row[column])).join(', ')})`);
-  return `with inserted as (
-  insert into activities (${ACTIVITY_COLUMNS.join(', ')}) values ${values.join(', ')} returning id, board_id)
-select board_id, min(id) as from_id, max(id) as to_id from inserted group by board_id`;
+  return `insert into activities (${ACTIVITY_COLUMNS.join(', ')}) values ${values.join(', ')} returning id, board_id`;
 }
 
 export interface ActivityPage {

@@ -1,5 +1,5 @@
 import {
-  type InsertedActivityRange,
+  type InsertedActivity,
   insertActivitiesAtCommit,
   insertActivity,
 } from '../../db/repositories/activities.js';
@@ -87,7 +87,7 @@ export class DatabaseActivityRecorder implements ActivityRecorder {
     // Registered as before-commit work so that every activity of the transaction is in the statement.
     tx.beforeCommit('activities', async () =>
       tx.atCommit(insertActivitiesAtCommit(rows), (inserted) =>
-        this.changeFeed?.committedOnPostgres(inserted as InsertedActivityRange[]),
+        this.changeFeed?.committedOnPostgres(inserted as InsertedActivity[]),
       ),
     );
   }

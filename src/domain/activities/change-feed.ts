@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.js';
 import { type ListenerLog, PgListener } from '../../db/pg-listener.js';
-import type { InsertedActivityRange } from '../../db/repositories/activities.js';
+import type { InsertedActivity } from '../../db/repositories/activities.js';
 import type { Tx } from '../../db/transaction.js';
 import { loggableError } from '../../lib/loggable-error.js';
 
@@ -20,6 +20,9 @@ export interface BoardChange {
 
 export type ChangeListener = (change: BoardChange) => void;
 
+/** PostgreSQL: how long committed changes are gathered before they are notified. */
+const NOTIFY_WINDOW_MS = 10;
+
 type Range = { fromId: number; toId: number };
 
 /**
@@ -38,6 +41,9 @@ export class ChangeFeed {
   private readonly pending = new WeakMap<object, Map<string, Range>>();
   private pgListener: PgListener | null = null;
   private stopped = false;
+  /** PostgreSQL: committed ranges per board not yet notified, and the timer that will. */
+  private unsent = new Map<string, Range>();
+  private sendTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly database: Database,
@@ -55,22 +61,27 @@ export class ChangeFeed {
         for (const [board, range] of perBoard) this.publish({ boardId: board, ...range });
       });
     }
-    const range = boards.get(boardId);
-    if (range) {
-      range.fromId = Math.min(range.fromId, id);
-      range.toId = Math.max(range.toId, id);
-    } else {
-      boards.set(boardId, { fromId: id, toId: id });
-    }
+    widen(boards, boardId, id);
   }
 
   /**
    * PostgreSQL: a transaction committed these activities; every instance (this one included, through
    * its LISTEN) hears of it. Sent after commit, not by NOTIFY inside the transaction: see pg-notifier.ts.
    */
-  committedOnPostgres(ranges: readonly InsertedActivityRange[]): void {
-    for (const range of ranges) {
-      this.database.pgNotifier?.notify(CHANGE_CHANNEL, `${range.from_id} ${range.to_id} ${range.board_id}`);
+  committedOnPostgres(inserted: readonly InsertedActivity[]): void {
+    for (const row of inserted) widen(this.unsent, row.board_id, Number(row.id));
+    // A short window merges the commits of a busy board into one notification per board (and one
+    // statement): fewer notifications to send, and fewer re-reads for every listening stream.
+    this.sendTimer ??= setTimeout(() => this.sendUnsent(), NOTIFY_WINDOW_MS);
+  }
+
+  private sendUnsent(): void {
+    if (this.sendTimer) clearTimeout(this.sendTimer);
+    this.sendTimer = null;
+    const ranges = this.unsent;
+    this.unsent = new Map();
+    for (const [boardId, range] of ranges) {
+      this.database.pgNotifier?.notify(CHANGE_CHANNEL, `${range.fromId} ${range.toId} ${boardId}`);
     }
   }
 
@@ -97,6 +108,7 @@ export class ChangeFeed {
   }
 
   async stop(): Promise<void> {
+    this.sendUnsent();
     this.stopped = true;
     this.listeners.clear();
     await this.pgListener?.stop();
@@ -139,5 +151,16 @@ export class ChangeFeed {
         this.log.warn({ boardId: change.boardId, err: loggableError(error) }, 'change listener failed');
       }
     }
+  }
+}
+
+/** Adds activity `id` to its board's range. */
+function widen(ranges: Map<string, Range>, boardId: string, id: number): void {
+  const range = ranges.get(boardId);
+  if (range) {
+    range.fromId = Math.min(range.fromId, id);
+    range.toId = Math.max(range.toId, id);
+  } else {
+    ranges.set(boardId, { fromId: id, toId: id });
   }
 }

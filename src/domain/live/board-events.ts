@@ -96,6 +96,13 @@ export class BoardStream {
   private closed = false;
   /** The newest id sent (or the position the stream started at). */
   private highest = 0;
+  /**
+   * A stream opened "from now on": the newest id when it opened. Notifications can arrive late (after
+   * commit, and PostgreSQL's are gathered for a few milliseconds), so one for a change the opening
+   * view already showed must not send it again. Ids are drawn at commit on PostgreSQL, so a smaller id
+   * committing after the stream opened is not a real case here.
+   */
+  private floor = 0;
   private readonly windowMs: number;
   private readonly maxCatchUp: number;
 
@@ -114,7 +121,9 @@ export class BoardStream {
     // Subscribe before the first read, so a change committed meanwhile is announced (and skipped if
     // the read already sent it).
     this.unsubscribe = feed.subscribe(this.boardId, (change) => {
-      void this.enqueue(() => (change.fromId === null ? this.pullWindow() : this.pull(change.fromId)));
+      void this.enqueue(() =>
+        change.fromId === null ? this.pullWindow() : this.pull(Math.max(change.fromId, this.floor + 1)),
+      );
     });
     await this.enqueue(() => this.catchUp(after));
   }
@@ -147,6 +156,7 @@ export class BoardStream {
     const latest = await latestBoardActivityId(db, this.boardId);
     if (after === null) {
       this.highest = latest;
+      this.floor = latest;
       return;
     }
     const from = await this.resumePoint(after, latest);
