@@ -44,13 +44,30 @@ const taskDetail = db.prepare(
      where e.lane_id = t.lane_id and e.archived = 0 and (e.rank, e.id) < (t.rank, t.id)) end as position
    from tasks t where id = ? and board_id = ?`,
 );
-// The same append query as Laneboard's: the lane check, the position (a count) and the rank (the lane's
-// last + 1) in one statement.
+// As Laneboard does on SQLite: the lane check and the rank (the lane's last + 1) in one statement, the
+// position from a count of the lane's active tasks kept in memory (counted once, then counted up by this
+// process's appends, and forgotten when another connection commits: Laneboard writes the same file).
 const appendSlot = db.prepare(
-  `select (select count(*) from tasks where lane_id = lanes.id and archived = 0) as position,
-     coalesce((select max(rank) from tasks where lane_id = lanes.id and archived = 0), 0) + 1 as rank
+  `select coalesce((select max(rank) from tasks where lane_id = lanes.id and archived = 0), 0) + 1 as rank
    from lanes where id = ? and board_id = ?`,
 );
+const countLane = db.prepare('select count(*) from tasks where lane_id = ? and archived = 0').pluck();
+const dataVersion = db.prepare('pragma data_version').pluck();
+const laneCounts = new Map();
+let countsVersion = null;
+function activeCount(laneId) {
+  const version = dataVersion.get();
+  if (version !== countsVersion) {
+    laneCounts.clear();
+    countsVersion = version;
+  }
+  let count = laneCounts.get(laneId);
+  if (count === undefined) {
+    count = countLane.get(laneId);
+    laneCounts.set(laneId, count);
+  }
+  return count;
+}
 const insertTask = db.prepare(
   `insert into tasks (id, board_id, lane_id, short_id, title, description, priority, tags, archived, rank, created_at, updated_at)
    values (?, ?, ?, ?, ?, '', 0, '[]', 0, ?, ?, ?)`,
@@ -116,6 +133,7 @@ http
         .transaction(() => {
           const slot = appendSlot.get(body.laneId, boardId);
           if (!slot) return null;
+          const position = activeCount(body.laneId);
           insertTask.run(
             id,
             boardId,
@@ -127,7 +145,8 @@ http
             now,
             now,
           );
-          return slot.position;
+          laneCounts.set(body.laneId, position + 1);
+          return position;
         })
         .immediate();
       if (created === null) return send(res, 400, { error: { code: 'validation_error', message: 'laneId' } });
