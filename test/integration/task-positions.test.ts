@@ -226,6 +226,62 @@ describe('task positions cached on SQLite', () => {
     }
   });
 
+  it('works when first used inside transactions, one of them rolled back', async () => {
+    const fresh = await createTestDatabase('sqlite');
+    try {
+      const db = fresh.database.kysely;
+      await db
+        .insertInto('boards')
+        .values({ id: 'brd_1', name: 'B', created_at: NOW, updated_at: NOW })
+        .execute();
+      await db
+        .insertInto('lanes')
+        .values({ id: 'lane_f', board_id: 'brd_1', name: 'L', position: 0, created_at: NOW, updated_at: NOW })
+        .execute();
+      const task = (id: string, rank: number) => ({
+        id,
+        board_id: 'brd_1',
+        lane_id: 'lane_f',
+        short_id: `s${id}`,
+        title: id,
+        description: '',
+        priority: 0,
+        tags: '[]',
+        archived: 0,
+        rank,
+        created_at: NOW,
+        updated_at: NOW,
+        last_turn_at: null,
+      });
+      await expect(
+        db.transaction().execute(async (trx) => {
+          expect(await appendSlot(trx, 'sqlite', 'brd_1', 'lane_f')).toEqual({ position: 0, rank: 1 });
+          await trx.insertInto('tasks').values(task('f_ghost', 1)).execute();
+          throw new Error('roll back');
+        }),
+      ).rejects.toThrow('roll back');
+      // The triggers made in the rolled-back transaction are gone; they are made again.
+      for (let i = 1; i <= 3; i++) {
+        await db.transaction().execute(async (trx) => {
+          expect(await appendSlot(trx, 'sqlite', 'brd_1', 'lane_f')).toEqual({ position: i - 1, rank: i });
+          await trx
+            .insertInto('tasks')
+            .values(task(`f_${i}`, i))
+            .execute();
+        });
+      }
+      await db.updateTable('tasks').set({ rank: 0 }).where('id', '=', 'f_3').execute();
+      expect((await findTask(db, 'brd_1', 'f_3'))?.position).toBe(0);
+      expect((await findTask(db, 'brd_1', 'f_2'))?.position).toBe(2);
+      expect(await db.transaction().execute((trx) => appendSlot(trx, 'sqlite', 'brd_1', 'lane_f'))).toEqual({
+        position: 3,
+        rank: 3,
+      });
+    } finally {
+      await fresh.drop();
+    }
+  });
+
   it('forgets a deleted lane', async () => {
     for (let i = 1; i <= 3; i++) await insert(`${laneId}_t${i}`, i);
     await expectPositionsOf(laneId);

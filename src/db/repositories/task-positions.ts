@@ -34,7 +34,8 @@ interface Queries {
 export class SqliteTaskPositions {
   private readonly lanes = new Map<string, LanePositions>();
   private cachedTasks = 0;
-  private stamp = '';
+  private dataStamp = -1;
+  private schemaStamp = -1;
   private queries: Queries | null = null;
   private readonly dataVersion: BetterSqlite3.Statement;
   private readonly schemaVersion: BetterSqlite3.Statement;
@@ -70,9 +71,13 @@ export class SqliteTaskPositions {
     return this.lane(laneId)?.positions.size;
   }
 
-  /** Drops everything: the transaction whose writes the cache may reflect is being rolled back. */
+  /**
+   * Drops everything: the transaction whose writes the cache may reflect is being rolled back, and with
+   * it the triggers if that transaction made them.
+   */
   rolledBack(): void {
     this.dropAll();
+    this.queries = null;
   }
 
   private lane(laneId: string): LanePositions | undefined {
@@ -81,14 +86,25 @@ export class SqliteTaskPositions {
     return this.lanes.get(laneId) ?? this.readLane(queries, laneId);
   }
 
-  /** The statements, once the triggers are in place and the cache reflects every commit; else null. */
+  /**
+   * The statements, once the triggers are in place, after forgetting what other connections' commits
+   * may have changed; null when the triggers cannot be made (before migrations).
+   */
   private current(): Queries | null {
-    const stamp = `${this.dataVersion.get() as number}:${this.schemaVersion.get() as number}`;
-    if (stamp === this.stamp && this.queries) return this.queries;
+    const data = this.dataVersion.get() as number;
+    const schema = this.schemaVersion.get() as number;
+    if (this.queries && schema === this.schemaStamp) {
+      if (data !== this.dataStamp) {
+        this.dropAll();
+        this.dataStamp = data;
+      }
+      return this.queries;
+    }
+    // First use, or a schema change (which may have taken the triggers with their table).
     this.dropAll();
-    // A schema change may have taken the triggers with their table: they are made again.
     this.queries = this.watch();
-    this.stamp = this.queries ? stamp : '';
+    this.dataStamp = data;
+    this.schemaStamp = this.schemaVersion.get() as number;
     return this.queries;
   }
 
@@ -132,11 +148,10 @@ export class SqliteTaskPositions {
   }
 
   /**
-   * Makes the TEMP triggers (outside a transaction: a rollback would take them with it) and prepares the
-   * lane read. Null until migrations have made the table, or while a transaction is open.
+   * Makes the TEMP triggers (if made inside a transaction that then rolls back, rolledBack() has them
+   * made again) and prepares the lane read. Null until migrations have made the table.
    */
   private watch(): Queries | null {
-    if (this.sqlite.inTransaction) return null;
     try {
       this.sqlite.exec(`
         create temp trigger if not exists laneboard_positions_insert after insert on main.tasks
