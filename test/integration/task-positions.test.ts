@@ -1,4 +1,5 @@
 import SqliteDatabase from 'better-sqlite3';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { appendSlot } from '../../src/db/repositories/task-ranks.js';
 import { findTask } from '../../src/db/repositories/tasks.js';
@@ -280,6 +281,24 @@ describe('task positions cached on SQLite', () => {
     } finally {
       await fresh.drop();
     }
+  });
+
+  it('keeps only the count of a lane over 20 000 tasks: details count, appends stay right', async () => {
+    await sql`insert into tasks (id, board_id, lane_id, short_id, title, description, priority, tags,
+        archived, rank, created_at, updated_at)
+      with recursive n(i) as (select 1 union all select i + 1 from n where i < 20050)
+      select ${laneId} || '_' || printf('%06d', i), 'brd_1', ${laneId}, ${laneId} || 's' || i, 'T', '', 0,
+        '[]', 0, i, ${NOW}, ${NOW} from n`.execute(t.database.kysely);
+    const slot = () =>
+      t.database.kysely.transaction().execute((trx) => appendSlot(trx, 'sqlite', 'brd_1', laneId));
+    expect(await slot()).toEqual({ position: 20050, rank: 20051 });
+    await insert(`${laneId}_z`, 20051);
+    expect(await slot()).toEqual({ position: 20051, rank: 20052 });
+    expect((await findTask(t.database.kysely, 'brd_1', `${laneId}_z`))?.position).toBe(20050);
+    expect((await findTask(t.database.kysely, 'brd_1', `${laneId}_000007`))?.position).toBe(6);
+    await t.database.kysely.deleteFrom('tasks').where('id', '=', `${laneId}_000001`).execute();
+    expect(await slot()).toEqual({ position: 20050, rank: 20052 });
+    expect((await findTask(t.database.kysely, 'brd_1', `${laneId}_000007`))?.position).toBe(5);
   });
 
   it('forgets a deleted lane', async () => {

@@ -20,15 +20,21 @@ import type { SqliteDirect } from '../sqlite-direct.js';
 /** Positions kept at most (whole lanes; the least recently read lane goes first). */
 const MAX_CACHED_TASKS = 100_000;
 
+/** Larger lanes keep only their count (appends stay O(1)); their details count positions. */
+const MAX_LANE_POSITIONS = 20_000;
+
 interface LanePositions {
-  /** Every active task of the lane, by id. */
-  positions: Map<string, number>;
+  /** Every active task of the lane, by id; null for a lane over MAX_LANE_POSITIONS. */
+  positions: Map<string, number> | null;
+  /** The number of the lane's active tasks. */
+  count: number;
   /** The highest rank among them (an active insert above it is an append). */
   lastRank: number;
 }
 
 interface Queries {
   laneOrder: BetterSqlite3.Statement;
+  laneSize: BetterSqlite3.Statement;
 }
 
 export class SqliteTaskPositions {
@@ -60,15 +66,16 @@ export class SqliteTaskPositions {
   positionOf(task: Pick<TaskRow, 'id' | 'lane_id' | 'archived'>): number | null | undefined {
     if (task.archived !== 0) return null;
     const lane = this.lane(task.lane_id);
-    const position = lane?.positions.get(task.id);
+    if (!lane?.positions) return undefined;
+    const position = lane.positions.get(task.id);
     // Not there although active in this lane: nothing should cause it, but never answer from it.
-    if (lane && position === undefined) this.drop(task.lane_id);
+    if (position === undefined) this.drop(task.lane_id);
     return position;
   }
 
   /** The number of the lane's active tasks (an append's position), or undefined as for positionOf. */
   activeCount(laneId: string): number | undefined {
-    return this.lane(laneId)?.positions.size;
+    return this.lane(laneId)?.count;
   }
 
   /**
@@ -109,12 +116,22 @@ export class SqliteTaskPositions {
   }
 
   private readLane(queries: Queries, laneId: string): LanePositions {
-    const rows = queries.laneOrder.all(laneId) as Array<[string, number]>;
-    const positions = new Map<string, number>();
-    for (const [i, [id]] of rows.entries()) positions.set(id, i);
-    const last = rows.at(-1);
-    const lane = { positions, lastRank: last === undefined ? Number.NEGATIVE_INFINITY : last[1] };
-    this.cachedTasks += positions.size;
+    const rows = queries.laneOrder.all(laneId, MAX_LANE_POSITIONS + 1) as Array<[string, number]>;
+    let lane: LanePositions;
+    if (rows.length > MAX_LANE_POSITIONS) {
+      const [count, lastRank] = queries.laneSize.get(laneId) as [number, number];
+      lane = { positions: null, count, lastRank };
+    } else {
+      const positions = new Map<string, number>();
+      for (const [i, [id]] of rows.entries()) positions.set(id, i);
+      const last = rows.at(-1);
+      lane = {
+        positions,
+        count: rows.length,
+        lastRank: last === undefined ? Number.NEGATIVE_INFINITY : last[1],
+      };
+    }
+    this.cachedTasks += lane.positions?.size ?? 1;
     while (this.cachedTasks > MAX_CACHED_TASKS && this.lanes.size > 0) {
       this.drop(this.lanes.keys().next().value as string);
     }
@@ -125,7 +142,7 @@ export class SqliteTaskPositions {
   private drop(laneId: string): void {
     const lane = this.lanes.get(laneId);
     if (!lane) return;
-    this.cachedTasks -= lane.positions.size;
+    this.cachedTasks -= lane.positions?.size ?? 1;
     this.lanes.delete(laneId);
   }
 
@@ -138,13 +155,20 @@ export class SqliteTaskPositions {
   private inserted(laneId: string, id: string, archived: number, rank: number): void {
     const lane = this.lanes.get(laneId);
     if (!lane || archived !== 0) return;
-    if (rank > lane.lastRank && !lane.positions.has(id)) {
-      lane.positions.set(id, lane.positions.size);
-      lane.lastRank = rank;
-      this.cachedTasks++;
-    } else {
+    if (rank <= lane.lastRank || lane.positions?.has(id)) {
       this.drop(laneId);
+      return;
     }
+    if (lane.positions && lane.count >= MAX_LANE_POSITIONS) {
+      this.cachedTasks -= lane.positions.size - 1;
+      lane.positions = null;
+    }
+    if (lane.positions) {
+      lane.positions.set(id, lane.count);
+      this.cachedTasks++;
+    }
+    lane.count++;
+    lane.lastRank = rank;
   }
 
   /**
@@ -166,7 +190,10 @@ export class SqliteTaskPositions {
         end;`);
       return {
         laneOrder: this.sqlite
-          .prepare('select id, rank from tasks where lane_id = ? and archived = 0 order by rank, id')
+          .prepare('select id, rank from tasks where lane_id = ? and archived = 0 order by rank, id limit ?')
+          .raw(),
+        laneSize: this.sqlite
+          .prepare('select count(*), max(rank) from tasks where lane_id = ? and archived = 0')
           .raw(),
       };
     } catch {
