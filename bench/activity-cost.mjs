@@ -22,6 +22,7 @@ import { loadConfig } from '../dist/config.js';
 import { CLI_OPERATOR } from '../dist/domain/actor.js';
 import { createRuntime } from '../dist/runtime.js';
 import { createServices } from '../dist/services.js';
+import { BoardWebhooks } from '../dist/webhooks/board-webhooks.js';
 import { WebhookFanOut } from '../dist/webhooks/outbox.js';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -49,7 +50,7 @@ const config = {
   secretKey: 'bench-master-key-0123456789abcdef0123456789',
 };
 const runtime = await createRuntime(config, { migrations: 'apply', log: pino({ level: 'silent' }) });
-const fanOut = new WebhookFanOut(() => {});
+const fanOut = new WebhookFanOut(() => {}, new BoardWebhooks(runtime.database));
 // "Before": no activity row; only the webhook matching the event recorder used to do.
 const before = createServices({
   database: runtime.database,

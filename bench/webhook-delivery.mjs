@@ -33,6 +33,7 @@ const { SecretBox } = await dist('lib/secret-box.js');
 const { systemClock } = await dist('lib/time.js');
 const { createServices } = await dist('services.js');
 const { WebhookFanOut } = await dist('webhooks/outbox.js');
+const { BoardWebhooks } = await dist('webhooks/board-webhooks.js');
 const { DatabaseActivityRecorder } = await dist('domain/activities/activity-recorder.js');
 const { WebhookDispatcher } = await dist('webhooks/webhook-dispatcher.js');
 const { ThreadedDispatcher } = await dist('webhooks/dispatcher-thread.js');
@@ -130,7 +131,9 @@ async function setUp(sinkPort, webhooks) {
       database,
       secrets,
       clock: systemClock,
-      activities: new DatabaseActivityRecorder(systemClock, [new WebhookFanOut(wake)]),
+      activities: new DatabaseActivityRecorder(systemClock, [
+        new WebhookFanOut(wake, new BoardWebhooks(database)),
+      ]),
     },
     { webhooks: { allowHttp: true, allowPrivate: true, onDeliveriesQueued: wake } },
   );

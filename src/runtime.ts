@@ -14,6 +14,7 @@ import type { HostResolver } from './lib/net/url-guard.js';
 import { SecretBox } from './lib/secret-box.js';
 import { type Clock, systemClock } from './lib/time.js';
 import { createServices, type ServiceOptions, type Services } from './services.js';
+import { BoardWebhooks } from './webhooks/board-webhooks.js';
 import { type Dispatcher, ThreadedDispatcher } from './webhooks/dispatcher-thread.js';
 import { WebhookFanOut } from './webhooks/outbox.js';
 import type { DispatcherOptions } from './webhooks/webhook-dispatcher.js';
@@ -133,7 +134,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const changeFeed = new ChangeFeed(database, log);
   const activities = new DatabaseActivityRecorder(
     clock,
-    [new WebhookFanOut(wakeDispatcher), ...(options.activityConsumers ?? [])],
+    [new WebhookFanOut(wakeDispatcher, new BoardWebhooks(database)), ...(options.activityConsumers ?? [])],
     changeFeed,
   );
   const services = createServices(

@@ -1,14 +1,14 @@
 import type SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 
-/** The PostgreSQL channel the api_keys / api_key_grants triggers notify (migration 007). */
+/** The PostgreSQL channel the api_keys / api_key_grants (migration 007) and webhooks (011) triggers notify. */
 export const KEY_CHANGES_CHANNEL = 'laneboard_api_keys';
 
 const RECONNECT_DELAY_MS = 1000;
 
 /**
- * Tells whether stored API keys or grants may have changed, so a cache of key lookups knows when to
- * forget. `current()` returns a stamp that differs from every earlier one after any such change, on any
+ * Tells whether stored API keys, grants or webhooks may have changed, so the caches of key lookups and
+ * of each board's matching webhooks know when to forget. `current()` returns a stamp that differs from every earlier one after any such change, on any
  * instance or process sharing the database, or null when it cannot tell (then nothing may be cached).
  */
 export interface KeyChanges {
@@ -23,7 +23,7 @@ export interface KeyChanges {
 
 /**
  * SQLite: `PRAGMA data_version` changes when another connection (another instance or a CLI process)
- * commits to the file. This connection's own writes to keys and grants are counted by temporary
+ * commits to the file. This connection's own writes to keys, grants and webhooks are counted by temporary
  * triggers (they live only on this connection, not in the schema) that call back into this process:
  * counting every write of the connection instead (`total_changes()`) emptied the cache on each task
  * create, so a write-heavy moment paid a key lookup per request. The triggers are installed on the
@@ -44,7 +44,7 @@ export function sqliteKeyChanges(sqlite: SqliteDatabase.Database): KeyChanges {
         local++;
         return null;
       });
-      for (const table of ['api_keys', 'api_key_grants']) {
+      for (const table of ['api_keys', 'api_key_grants', 'webhooks']) {
         for (const event of ['insert', 'update', 'delete']) {
           sqlite.exec(
             `create temp trigger if not exists laneboard_${table}_${event} after ${event} on main.${table}
@@ -72,7 +72,7 @@ export function sqliteKeyChanges(sqlite: SqliteDatabase.Database): KeyChanges {
 }
 
 /**
- * PostgreSQL: triggers on api_keys and api_key_grants NOTIFY at commit; a dedicated connection LISTENs,
+ * PostgreSQL: triggers on api_keys, api_key_grants and webhooks NOTIFY at commit; a dedicated connection LISTENs,
  * and each notification starts a new generation. It connects on first use (CLI commands never use it).
  * While it is not listening — before the first connection, and from a lost connection until the next
  * one is listening again — it answers null, so no lookup is served from a cache that might be stale;

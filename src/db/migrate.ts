@@ -10,6 +10,7 @@ import { performanceMigration } from './migrations/007-performance-indexes.js';
 import { taskRanksMigration } from './migrations/008-task-ranks.js';
 import { activityInsertCostMigration } from './migrations/009-activity-insert-cost.js';
 import { activityRowidsMigration } from './migrations/010-activity-rowids.js';
+import { webhookChangesMigration } from './migrations/011-webhook-changes.js';
 import type { Dialect } from './schema.js';
 
 /** Every migration, by name; names sort in the order they apply. New migrations are added here. */
@@ -25,6 +26,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '008-task-ranks': taskRanksMigration(dialect),
     '009-activity-insert-cost': activityInsertCostMigration,
     '010-activity-rowids': activityRowidsMigration(dialect),
+    '011-webhook-changes': webhookChangesMigration(dialect),
   };
 }
 

@@ -1,8 +1,8 @@
 import { queueEvent, type WebhookEventPayload } from '../db/repositories/deliveries.js';
-import { listWebhooksForBoard } from '../db/repositories/webhooks.js';
 import type { Tx } from '../db/transaction.js';
 import type { ActivityConsumer, RecordedActivity } from '../domain/activities/activity-types.js';
 import { newId } from '../lib/ids.js';
+import type { BoardWebhooks } from './board-webhooks.js';
 
 export type { WebhookEventPayload } from '../db/repositories/deliveries.js';
 export { DELIVERY_CHANNEL } from '../db/repositories/deliveries.js';
@@ -17,14 +17,15 @@ export function subscribedTo(events: readonly string[], type: string): boolean {
  * transactional outbox). Matching is decided now, at mutation time.
  */
 export class WebhookFanOut implements ActivityConsumer {
-  constructor(private readonly onCommittedDeliveries: () => void) {}
+  constructor(
+    private readonly onCommittedDeliveries: () => void,
+    private readonly boardWebhooks: BoardWebhooks,
+  ) {}
 
   async onRecorded(tx: Tx, activity: RecordedActivity): Promise<void> {
     if (!activity.firesWebhooks) return;
-    const candidates = await listWebhooksForBoard(tx.db, activity.boardId);
-    const webhookIds = candidates
-      .filter((w) => subscribedTo(JSON.parse(w.events) as string[], activity.type))
-      .map((w) => w.id);
+    const candidates = await this.boardWebhooks.forBoard(tx.db, activity.boardId);
+    const webhookIds = candidates.filter((w) => subscribedTo(w.events, activity.type)).map((w) => w.id);
     if (webhookIds.length === 0) return;
     const payload: WebhookEventPayload = {
       id: newId('evt'),

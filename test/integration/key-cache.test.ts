@@ -205,5 +205,42 @@ describe.each(DIALECTS)('key lookup cache ($dialect)', ({ dialect, skip }) => {
       await notified(t.db.database, before);
       expect((await get(t.app, key, url)).statusCode).toBe(401);
     });
+
+    it('the webhooks a change goes to follow webhook changes made on another instance or process', async () => {
+      const { key, id: keyId } = await t.createKey({ [boardId]: 'edit' });
+      const queuedFor = async (webhookId: string) =>
+        Number(
+          (
+            await t.db.database.kysely
+              .selectFrom('webhook_deliveries')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .where('webhook_id', '=', webhookId)
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      // Matching is read (and kept) before the webhook exists.
+      expect((await postLane(t.app, key, boardId)).statusCode).toBe(201);
+      let before = await listening(t.db.database);
+      const webhook = await b.services.webhooks.createWebhook(OPERATOR, {
+        url: 'https://hooks.example.com/laneboard',
+        events: ['lane.created'],
+        apiKeyId: keyId,
+      });
+      await notified(t.db.database, before);
+      expect((await postLane(t.app, key, boardId)).statusCode).toBe(201);
+      expect(await queuedFor(webhook.id)).toBe(1);
+
+      // Paused by another process: the next change here queues nothing for it.
+      before = await listening(t.db.database);
+      await writeFromOutside(t, 'update webhooks set active = 0 where id = $1', [webhook.id]);
+      await notified(t.db.database, before);
+      expect((await postLane(t.app, key, boardId)).statusCode).toBe(201);
+      expect(await queuedFor(webhook.id)).toBe(1);
+
+      // Resumed on this instance: at once.
+      await t.services.webhooks.updateWebhook(OPERATOR, webhook.id, { active: true });
+      expect((await postLane(t.app, key, boardId)).statusCode).toBe(201);
+      expect(await queuedFor(webhook.id)).toBe(2);
+    });
   });
 });

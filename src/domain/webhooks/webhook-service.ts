@@ -91,9 +91,16 @@ export class WebhookService {
     await inTransaction(this.deps.database, async (tx) => {
       if (!(await apiKeyIsActive(tx.db, apiKeyId))) throw notFound(`API key ${apiKeyId}`);
       await insertWebhook(tx.db, row);
+      tx.afterCommit(this.matchingChanged);
     });
     return { ...toWebhook(row), secret };
   }
+
+  /**
+   * This instance's next change must match against the new webhooks at once: other instances hear of
+   * it through the database (db/key-changes.ts), which on PostgreSQL arrives a moment later here too.
+   */
+  private readonly matchingChanged = () => this.deps.database.keyChanges.changed();
 
   async getWebhook(actor: Actor, id: string): Promise<WebhookDetail> {
     const db = this.deps.database.kysely;
@@ -135,6 +142,7 @@ export class WebhookService {
         updated_at: updated.updated_at,
       });
       if (row.active === 0 && updated.active === 1) await this.deliveriesQueued(tx);
+      tx.afterCommit(this.matchingChanged);
       return toWebhook(updated);
     });
   }
@@ -145,6 +153,7 @@ export class WebhookService {
     await inTransaction(this.deps.database, async (tx) => {
       if (!(await findWebhook(tx.db, id, scope))) throw notFound('Webhook');
       await deleteWebhook(tx.db, id);
+      tx.afterCommit(this.matchingChanged);
     });
   }
 
