@@ -42,21 +42,7 @@ describe('task positions cached on SQLite', () => {
   async function insert(id: string, rank: number, lane = laneId): Promise<void> {
     await t.database.kysely
       .insertInto('tasks')
-      .values({
-        id,
-        board_id: 'brd_1',
-        lane_id: lane,
-        short_id: `s${id}`,
-        title: id,
-        description: '',
-        priority: 0,
-        tags: '[]',
-        archived: 0,
-        rank,
-        created_at: NOW,
-        updated_at: NOW,
-        last_turn_at: null,
-      })
+      .values(taskRow(id, rank, lane))
       .execute();
   }
 
@@ -239,21 +225,7 @@ describe('task positions cached on SQLite', () => {
         .insertInto('lanes')
         .values({ id: 'lane_f', board_id: 'brd_1', name: 'L', position: 0, created_at: NOW, updated_at: NOW })
         .execute();
-      const task = (id: string, rank: number) => ({
-        id,
-        board_id: 'brd_1',
-        lane_id: 'lane_f',
-        short_id: `s${id}`,
-        title: id,
-        description: '',
-        priority: 0,
-        tags: '[]',
-        archived: 0,
-        rank,
-        created_at: NOW,
-        updated_at: NOW,
-        last_turn_at: null,
-      });
+      const task = (id: string, rank: number) => taskRow(id, rank, 'lane_f');
       await expect(
         db.transaction().execute(async (trx) => {
           expect(await appendSlot(trx, 'sqlite', 'brd_1', 'lane_f')).toEqual({ position: 0, rank: 1 });
@@ -308,3 +280,22 @@ describe('task positions cached on SQLite', () => {
     expect(await findTask(t.database.kysely, 'brd_1', `${laneId}_t1`)).toBeUndefined();
   });
 });
+
+/** A task row of board brd_1, straight into the table (the cache must follow writes it did not make). */
+function taskRow(id: string, rank: number, lane: string) {
+  return {
+    id,
+    board_id: 'brd_1',
+    lane_id: lane,
+    short_id: `s${id}`,
+    title: id,
+    description: '',
+    priority: 0,
+    tags: '[]',
+    archived: 0,
+    rank,
+    created_at: NOW,
+    updated_at: NOW,
+    last_turn_at: null,
+  };
+}
