@@ -182,6 +182,21 @@ describe.each(DIALECTS)('web UI settings: keys and webhooks over HTTP ($dialect)
         attempts: [{ number: 1, responseStatus: 500, responseBody: 'receiver broke' }],
       });
       expect(Date.parse(failed.nextAttemptAt)).toBe(t.clock.now() + 60_000);
+      // An attempt the delivery row does not count yet (recorded between the page's two reads) waits.
+      await t.db.database.kysely
+        .insertInto('webhook_delivery_attempts')
+        .values({
+          delivery_id: pingId,
+          number: 2,
+          at: new Date(t.clock.now()).toISOString(),
+          response_status: 500,
+          response_body: 'later',
+          duration_ms: 1,
+          error: null,
+        })
+        .execute();
+      const shown = (await browser.request('GET', `/api/ui/webhooks/${hook.id}?status=pending`)).json().data;
+      expect(shown.deliveries.find((x: { id: string }) => x.id === pingId).attempts).toHaveLength(1);
       const onlyDelivered = (
         await browser.request('GET', `/api/ui/webhooks/${hook.id}?status=delivered`)
       ).json().data;

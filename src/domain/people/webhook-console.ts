@@ -135,8 +135,10 @@ function toConsoleDelivery(row: DeliveryWithType, attempts: DeliveryAttemptRow[]
     createdAt: row.created_at,
     lastAttemptAt: row.last_attempt_at,
     nextAttemptAt: row.status === 'pending' ? new Date(row.next_attempt_at).toISOString() : null,
+    // Only the attempts this row already counts: the two reads are not one snapshot, and an attempt
+    // recorded between them would show beside the delivery's state from before it.
     attempts: attempts
-      .filter((a) => a.delivery_id === row.id)
+      .filter((a) => a.delivery_id === row.id && a.number <= row.attempts)
       .map((a) => ({
         number: a.number,
         at: a.at,
