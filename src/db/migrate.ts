@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { type Migration, type MigrationProvider, type MigrationResult, Migrator, sql } from 'kysely';
 import type { Database } from './database.js';
 import { initialMigration } from './migrations/001-initial.js';
@@ -104,7 +105,10 @@ export async function migrateToLatest(database: Database, target?: string): Prom
   // another schema dropped meanwhile (another deployment's, or a test's) makes that read fail with
   // "schema … does not exist" or "relation … does not exist" before anything was applied. Nothing was
   // changed, so it is run again.
-  for (let attempt = 1; error && attempt < 5 && isConcurrentSchemaDrop(error, results); attempt++) {
+  // Under constant churn (test suites creating and dropping schemas side by side) a read can fail
+  // several times in a row: try for a while, with short random pauses so the reads fall between drops.
+  for (let attempt = 1; error && attempt < 30 && isConcurrentSchemaDrop(error, results); attempt++) {
+    await delay(5 + Math.random() * 20);
     ({ error, results } = await run());
   }
   if (error) {
