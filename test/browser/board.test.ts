@@ -4,6 +4,7 @@ import {
   expectAccessible,
   launchBrowser,
   newContext,
+  pickUpWithKeyboard,
   screenshot,
   setUpOwner,
   signIn,
@@ -144,8 +145,7 @@ describe('the board in the browser', { timeout: 60_000 }, () => {
     const announced = (text: string | RegExp) => page.getByText(text).first().waitFor({ state: 'attached' });
     // Keyboard: space picks up, an arrow moves, space drops; a screen reader hears each step.
     await lane('Todo').getByRole('button', { name: 'Drag Fix the login bug' }).focus();
-    await page.keyboard.press('Space');
-    await announced('Task “Fix the login bug” is over position 2 of 2 in lane Todo.');
+    await pickUpWithKeyboard(page, 'Task “Fix the login bug” is over position 2 of 2 in lane Todo.');
     await page.keyboard.press('ArrowUp');
     await announced(/is over position 1 of 2 in lane Todo/);
     await page.keyboard.press('Space');
@@ -170,8 +170,7 @@ describe('the board in the browser', { timeout: 60_000 }, () => {
 
     // Lanes: Done moved left of Doing with the keyboard.
     await page.getByRole('button', { name: 'Drag lane Done' }).focus();
-    await page.keyboard.press('Space');
-    await announced('Lane Done is over lane Done.');
+    await pickUpWithKeyboard(page, 'Lane Done is over lane Done.');
     await page.keyboard.press('ArrowLeft');
     await announced(/Lane Done is over lane Doing/);
     await page.keyboard.press('Space');
@@ -366,10 +365,7 @@ describe('the board in the browser', { timeout: 60_000 }, () => {
     });
     expect(deleted.status).toBe(204);
     await staleLane('Doing').getByRole('button', { name: 'Drag Doomed' }).focus();
-    await stale.keyboard.press('Space');
-    await stale
-      .getByText('Task “Doomed” is over position 2 of 2 in lane Doing.')
-      .waitFor({ state: 'attached' });
+    await pickUpWithKeyboard(stale, 'Task “Doomed” is over position 2 of 2 in lane Doing.');
     await stale.keyboard.press('ArrowUp');
     await stale.getByText(/Task “Doomed” is over position 1 of 2/).waitFor({ state: 'attached' });
     await stale.keyboard.press('Space');

@@ -151,3 +151,15 @@ export async function signIn(page: Page, email: string, password = PASSWORD): Pr
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
+
+/**
+ * Picks up a sortable item with the keyboard (Space) and waits until arrow keys move it: the pick-up's
+ * announcement, then a timer in the page. dnd-kit's keyboard sensor starts listening for arrows in a
+ * timer after the pick-up, and a timer queued after the announcement runs after it; without this, an
+ * arrow pressed at once was lost on a loaded machine and the item stayed where it was.
+ */
+export async function pickUpWithKeyboard(page: Page, announcement: string | RegExp): Promise<void> {
+  await page.keyboard.press('Space');
+  await page.getByText(announcement).first().waitFor({ state: 'attached' });
+  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
+}

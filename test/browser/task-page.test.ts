@@ -4,6 +4,7 @@ import {
   expectAccessible,
   launchBrowser,
   newContext,
+  pickUpWithKeyboard,
   screenshot,
   setUpOwner,
   startUiServer,
@@ -229,8 +230,7 @@ describe('the task page in the browser', { timeout: 60_000 }, () => {
 
     // Keyboard: Space picks up, an arrow moves, Space drops; a screen reader hears where it is.
     await todos.getByRole('button', { name: 'Drag todo Reproduce' }).focus();
-    await page.keyboard.press('Space');
-    await page.getByText('Todo “Reproduce” is over position 2 of 3.').waitFor({ state: 'attached' });
+    await pickUpWithKeyboard(page, 'Todo “Reproduce” is over position 2 of 3.');
     await page.keyboard.press('ArrowDown');
     await page.getByText('Todo “Reproduce” is over position 3 of 3.').waitFor({ state: 'attached' });
     await page.keyboard.press('Space');
