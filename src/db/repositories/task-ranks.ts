@@ -4,6 +4,7 @@ import { precompiled } from '../precompiled.js';
 import type { Dialect, Executor } from '../schema.js';
 import { directSqlite } from '../sqlite-direct.js';
 import type { Tx } from '../transaction.js';
+import { shareBoardKey } from './task-locks.js';
 import { sqliteTaskPositions } from './task-positions.js';
 
 /*
@@ -54,10 +55,13 @@ export const countedPosition: RawBuilder<number | null> = sql<number | null>`cas
 const activeCount = sql<number>`(select cast(count(*) as integer) from tasks
   where tasks.lane_id = lanes.id and tasks.archived = 0)`;
 
+/** PostgreSQL: a rank above every other, without a lock (the sequence of migration 008). */
+const nextRank = sql<string>`nextval(${sql.lit(TASK_RANK_SEQUENCE)})`;
+
 const appendSlotPostgres = precompiled(2, (db, boardId: string, laneId: string) =>
   db
     .selectFrom('lanes')
-    .select([activeCount.as('position'), sql<string>`nextval(${sql.lit(TASK_RANK_SEQUENCE)})`.as('rank')])
+    .select([activeCount.as('position'), nextRank.as('rank')])
     .where('id', '=', laneId)
     .where('board_id', '=', boardId),
 );
@@ -107,6 +111,38 @@ export async function appendSlot(
   const query = dialect === 'postgres' ? appendSlotPostgres : appendSlotSqlite;
   const row = (await query(db, boardId, laneId))[0];
   return row && { position: Number(row.position), rank: Number(row.rank) };
+}
+
+// The board's key share (see shareBoardKey) and the append's slot in one round trip: a create's
+// round trips are most of its cost on PostgreSQL.
+const boardSharedAppendSlotPostgres = precompiled(2, (db, boardId: string, laneId: string) =>
+  db
+    .selectFrom('boards')
+    .leftJoin('lanes', (join) => join.onRef('lanes.board_id', '=', 'boards.id').on('lanes.id', '=', laneId))
+    .select(['lanes.id as lane_id', activeCount.as('position'), nextRank.as('rank')])
+    .where('boards.id', '=', boardId)
+    .forKeyShare('boards'),
+);
+
+/**
+ * shareBoardKey, then appendSlot: 'no_board' when the board does not exist, 'no_lane' when the lane is
+ * not one of its lanes. On PostgreSQL one statement: the board's KEY SHARE is taken as the lane is read,
+ * so a lane deleted meanwhile (its delete holds the board FOR UPDATE) can still be seen here; the
+ * insert's foreign key then refuses the task (insertTaskUnlessShortIdTaken reports it as 'no_lane').
+ */
+export async function shareBoardAndAppendSlot(
+  tx: Tx,
+  boardId: string,
+  laneId: string,
+): Promise<{ position: number; rank: number } | 'no_board' | 'no_lane'> {
+  if (tx.dialect === 'postgres') {
+    const row = (await boardSharedAppendSlotPostgres(tx.db, boardId, laneId))[0];
+    if (!row) return 'no_board';
+    if (row.lane_id === null) return 'no_lane';
+    return { position: Number(row.position), rank: Number(row.rank) };
+  }
+  if (!(await shareBoardKey(tx, boardId))) return 'no_board';
+  return (await appendSlot(tx.db, tx.dialect, boardId, laneId)) ?? 'no_lane';
 }
 
 /** `count` fresh ranks in increasing order, each above every rank the lane's active tasks have. */
@@ -173,22 +209,4 @@ export async function setTaskRanks(
   for (const { id, rank } of ranks) {
     await db.updateTable('tasks').set({ rank }).where('id', '=', id).execute();
   }
-}
-
-/**
- * Serialises changes to a lane's order (moves, unarchive, the renumbering) until the transaction ends.
- * NO KEY UPDATE: appends, whose foreign-key check takes KEY SHARE on the lane, do not wait for it; a
- * lane delete (FOR UPDATE) does. SQLite needs no lock (one writer). Returns whether the lane exists.
- */
-export async function lockLaneOrder(tx: Tx, laneId: string): Promise<boolean> {
-  const query = tx.db.selectFrom('lanes').select('id').where('id', '=', laneId);
-  const row = await (tx.dialect === 'postgres' ? query.forNoKeyUpdate() : query).executeTakeFirst();
-  return row !== undefined;
-}
-
-/** lockLaneOrder for every lane of the board, in id order; returns their ids. */
-export async function lockBoardLaneOrders(tx: Tx, boardId: string): Promise<Set<string>> {
-  const query = tx.db.selectFrom('lanes').select('id').where('board_id', '=', boardId).orderBy('id');
-  const rows = await (tx.dialect === 'postgres' ? query.forNoKeyUpdate() : query).execute();
-  return new Set(rows.map((r) => r.id));
 }

@@ -1,11 +1,9 @@
 import { sql } from 'kysely';
-import { TASK_RANK_SEQUENCE } from '../migrations/008-task-ranks.js';
 import { precompiled } from '../precompiled.js';
 import type { Executor, NewTaskRow, TaskRow } from '../schema.js';
 import { directSqlite } from '../sqlite-direct.js';
-import type { Tx } from '../transaction.js';
 import { sqliteTaskPositions } from './task-positions.js';
-import { appendSlot, countedPosition, laneOrder, numberPositions } from './task-ranks.js';
+import { countedPosition, laneOrder, numberPositions } from './task-ranks.js';
 
 /** A stored task with its dense position (the index among the lane's active tasks; null when archived). */
 export type TaskWithPosition = TaskRow & { position: number | null };
@@ -240,75 +238,4 @@ const activeLaneTasks = precompiled(1, (db, laneId: string) =>
 /** The number of the lane's non-archived tasks: one range of the (lane_id, archived, rank) index. */
 export async function countLaneTasks(db: Executor, laneId: string): Promise<number> {
   return Number((await activeLaneTasks(db, laneId))[0]?.n ?? 0);
-}
-
-/**
- * Holds the board against structural changes (lane reorder or delete, board delete take its row FOR
- * UPDATE) without serialising task operations among themselves: KEY SHARE locks do not conflict with
- * each other. Taking it before any lane lock gives every writer the same order board → lanes, which is
- * what keeps task operations and lane operations from deadlocking. Returns whether the board exists.
- */
-export async function shareBoardKey(tx: Tx, boardId: string): Promise<boolean> {
-  const query = tx.dialect === 'postgres' ? boardKeySharedPostgres : boardKeySharedSqlite;
-  return (await query(tx.db, boardId)).length > 0;
-}
-
-// Every task write runs it first: built and compiled once.
-const boardKeySharedPostgres = precompiled(1, (db, boardId: string) =>
-  db.selectFrom('boards').select('id').where('id', '=', boardId).forKeyShare(),
-);
-const boardKeySharedSqlite = precompiled(1, (db, boardId: string) =>
-  db.selectFrom('boards').select('id').where('id', '=', boardId),
-);
-
-/**
- * Serialises changes to one task's children (todo order) and keeps the task from being deleted until the
- * transaction ends. NO KEY UPDATE still lets other transactions insert rows that reference the task.
- * Returns whether the task is on the board.
- */
-export async function lockTaskRow(tx: Tx, boardId: string, taskId: string): Promise<boolean> {
-  const query = tx.db
-    .selectFrom('tasks')
-    .select('id')
-    .where('id', '=', taskId)
-    .where('board_id', '=', boardId);
-  const row = await (tx.dialect === 'postgres' ? query.forNoKeyUpdate() : query).executeTakeFirst();
-  return row !== undefined;
-}
-
-// The board's key share (see shareBoardKey) and the append's slot in one round trip: a create's
-// round trips are most of its cost on PostgreSQL.
-const boardSharedAppendSlotPostgres = precompiled(2, (db, boardId: string, laneId: string) =>
-  db
-    .selectFrom('boards')
-    .leftJoin('lanes', (join) => join.onRef('lanes.board_id', '=', 'boards.id').on('lanes.id', '=', laneId))
-    .select([
-      'lanes.id as lane_id',
-      sql<number>`(select cast(count(*) as integer) from tasks
-        where tasks.lane_id = lanes.id and tasks.archived = 0)`.as('position'),
-      sql<string>`nextval(${sql.lit(TASK_RANK_SEQUENCE)})`.as('rank'),
-    ])
-    .where('boards.id', '=', boardId)
-    .forKeyShare('boards'),
-);
-
-/**
- * shareBoardKey, then appendSlot: 'no_board' when the board does not exist, 'no_lane' when the lane is
- * not one of its lanes. On PostgreSQL one statement: the board's KEY SHARE is taken as the lane is read,
- * so a lane deleted meanwhile (its delete holds the board FOR UPDATE) can still be seen here; the
- * insert's foreign key then refuses the task (insertTaskUnlessShortIdTaken reports it as 'no_lane').
- */
-export async function shareBoardAndAppendSlot(
-  tx: Tx,
-  boardId: string,
-  laneId: string,
-): Promise<{ position: number; rank: number } | 'no_board' | 'no_lane'> {
-  if (tx.dialect === 'postgres') {
-    const row = (await boardSharedAppendSlotPostgres(tx.db, boardId, laneId))[0];
-    if (!row) return 'no_board';
-    if (row.lane_id === null) return 'no_lane';
-    return { position: Number(row.position), rank: Number(row.rank) };
-  }
-  if (!(await shareBoardKey(tx, boardId))) return 'no_board';
-  return (await appendSlot(tx.db, tx.dialect, boardId, laneId)) ?? 'no_lane';
 }

@@ -6,7 +6,8 @@ import {
   listAssets,
   readAssetChunk,
 } from '../../db/repositories/assets.js';
-import { lockTaskRow, taskExists } from '../../db/repositories/tasks.js';
+import { lockTaskRow } from '../../db/repositories/task-locks.js';
+import { taskExists } from '../../db/repositories/tasks.js';
 import type { AssetRow, Executor } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
 import { isoNow } from '../../lib/time.js';

@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { deleteComment, findComment, insertComment, listComments } from '../../db/repositories/comments.js';
-import { lockTaskRow, taskExists } from '../../db/repositories/tasks.js';
+import { lockTaskRow } from '../../db/repositories/task-locks.js';
+import { taskExists } from '../../db/repositories/tasks.js';
 import type { CommentRow, Executor } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
 import { isoNow } from '../../lib/time.js';

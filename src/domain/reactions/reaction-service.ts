@@ -8,7 +8,7 @@ import {
   lockCommentOfTask,
   type ReactorKey,
 } from '../../db/repositories/reactions.js';
-import { lockTaskRow } from '../../db/repositories/tasks.js';
+import { lockTaskRow } from '../../db/repositories/task-locks.js';
 import type { Executor } from '../../db/schema.js';
 import { isoNow } from '../../lib/time.js';
 import { requireBoardPermission } from '../access.js';

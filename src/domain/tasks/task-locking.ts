@@ -1,12 +1,7 @@
 import type { Database } from '../../db/database.js';
 import { findLane } from '../../db/repositories/lanes.js';
-import { lockBoardLaneOrders, lockLaneOrder } from '../../db/repositories/task-ranks.js';
-import {
-  findTask,
-  findTaskLaneId,
-  shareBoardKey,
-  type TaskWithPosition,
-} from '../../db/repositories/tasks.js';
+import { lockBoardLaneOrders, lockLaneOrder, shareBoardKey } from '../../db/repositories/task-locks.js';
+import { findTask, findTaskLaneId, type TaskWithPosition } from '../../db/repositories/tasks.js';
 import { DomainError, invalid, notFound } from '../errors.js';
 import { inTransaction, type Tx } from '../transaction.js';
 

@@ -1,12 +1,12 @@
 import type { Static } from '@sinclair/typebox';
 import { boardExists } from '../../db/repositories/boards.js';
 import { findLane } from '../../db/repositories/lanes.js';
+import { shareBoardAndAppendSlot } from '../../db/repositories/task-ranks.js';
 import {
   deleteTask,
   findTask,
   insertTaskUnlessShortIdTaken,
   listTasks,
-  shareBoardAndAppendSlot,
   type TaskWithPosition,
   updateTask,
 } from '../../db/repositories/tasks.js';

@@ -1,5 +1,6 @@
 import type { Static } from '@sinclair/typebox';
-import { lockTaskRow, taskExists } from '../../db/repositories/tasks.js';
+import { lockTaskRow } from '../../db/repositories/task-locks.js';
+import { taskExists } from '../../db/repositories/tasks.js';
 import {
   deleteTodo,
   findTodo,

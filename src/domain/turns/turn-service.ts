@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { boardExists } from '../../db/repositories/boards.js';
-import { lockTaskRow, taskExists } from '../../db/repositories/tasks.js';
+import { lockTaskRow } from '../../db/repositories/task-locks.js';
+import { taskExists } from '../../db/repositories/tasks.js';
 import {
   bumpTaskLastTurnAt,
   findWatermarkRows,
