@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/database.js';
-import type { PgListener } from '../db/pg-listener.js';
-import { DELIVERY_CHANNEL } from '../db/repositories/delivery-channel.js';
 import {
   claimDueDeliveries,
   type DeliveryJob,
@@ -15,6 +13,7 @@ import type { SecretBox } from '../lib/secret-box.js';
 import { type Clock, systemClock } from '../lib/time.js';
 import { AttemptWriter } from './attempt-writer.js';
 import { DeliveryAttempts } from './delivery-attempt.js';
+import { DeliveryWakeUps } from './delivery-wake-ups.js';
 import { ExcludingClaimPacer } from './excluding-claim-pacer.js';
 import { HostQueues } from './host-queues.js';
 
@@ -80,9 +79,7 @@ export class WebhookDispatcher {
   private readonly held = new Map<string, Promise<void> | null>();
   /** The same deliveries' jobs, whose lease (owner, expiry) is updated when it is renewed or re-claimed. */
   private readonly jobs = new Map<string, HeldJob>();
-  private listener: PgListener | null = null;
-  private listening: Promise<void> | null = null;
-  private pollTimer: NodeJS.Timeout | null = null;
+  private readonly wakeUps: DeliveryWakeUps;
   private running = false;
   private cycle: Promise<void> | null = null;
   private wakeRequested = false;
@@ -120,6 +117,9 @@ export class WebhookDispatcher {
       connectionsPerOrigin: perHost,
       ...(options.resolve ? { resolve: options.resolve } : {}),
     });
+    this.wakeUps = new DeliveryWakeUps(options.database, this.log, options.pollIntervalMs ?? 1000, () =>
+      this.wake(),
+    );
     this.writer = new AttemptWriter(options.database, (error, count) =>
       this.log.error({ count, err: loggableError(error) }, 'webhook attempts could not be recorded'),
     );
@@ -128,24 +128,7 @@ export class WebhookDispatcher {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.pollTimer = setInterval(() => this.wake(), this.options.pollIntervalMs ?? 1000);
-    this.pollTimer.unref();
-    const pool = this.options.database.pgPool;
-    if (pool) {
-      // Loaded here: the PostgreSQL driver is not needed by a dispatcher on SQLite (nor its memory on
-      // the dispatcher's thread). Until it listens, the poll and this process's commits wake it.
-      this.listening = import('../db/pg-listener.js').then(({ PgListener }) => {
-        if (!this.running) return;
-        this.listener = new PgListener(
-          pool,
-          DELIVERY_CHANNEL,
-          () => this.wake(),
-          this.log,
-          () => this.wake(),
-        );
-        this.listener.start();
-      });
-    }
+    this.wakeUps.start();
     this.wake();
   }
 
@@ -170,10 +153,8 @@ export class WebhookDispatcher {
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
-    if (this.pollTimer) clearInterval(this.pollTimer);
     this.pacer.stop();
-    await this.listening;
-    await this.listener?.stop();
+    await this.wakeUps.stop();
     await this.cycle;
     const waiting = this.hosts.drain();
     for (const job of waiting) {
