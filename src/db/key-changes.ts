@@ -148,3 +148,40 @@ export function pgKeyChanges(pool: pg.Pool): KeyChanges {
     },
   };
 }
+
+/**
+ * Values read from the database that stay valid while keys, grants and webhooks do not change (the
+ * stamp of KeyChanges): emptied when the stamp moves, and nothing kept while it is unknown. A full
+ * cache is simply emptied.
+ */
+export class KeyChangeCache<V> {
+  private readonly values = new Map<string, V>();
+  private stamp: string | null = null;
+
+  constructor(
+    private readonly changes: KeyChanges,
+    private readonly capacity: number,
+  ) {}
+
+  /** The value kept for `key` under the current stamp, or undefined. */
+  get(key: string): V | undefined {
+    const stamp = this.changes.current();
+    if (stamp !== this.stamp) {
+      this.values.clear();
+      this.stamp = stamp;
+    }
+    return stamp === null ? undefined : this.values.get(key);
+  }
+
+  /** The stamp to give `keep` for a value about to be read. */
+  readStamp(): string | null {
+    return this.changes.current();
+  }
+
+  /** Keeps a value read under `readStamp`, unless the stamp moved meanwhile (it may predate a change). */
+  keep(key: string, value: V, readStamp: string | null): void {
+    if (readStamp === null || this.changes.current() !== readStamp || this.stamp !== readStamp) return;
+    if (this.values.size >= this.capacity) this.values.clear();
+    this.values.set(key, value);
+  }
+}

@@ -1,4 +1,5 @@
 import type { Database } from '../db/database.js';
+import { KeyChangeCache } from '../db/key-changes.js';
 import { listWebhooksForBoard } from '../db/repositories/webhooks.js';
 import type { Executor } from '../db/schema.js';
 
@@ -8,7 +9,7 @@ export interface BoardWebhook {
   events: readonly string[];
 }
 
-/** Boards whose matching is kept at most (a fresh map once exceeded). */
+/** Boards whose matching is kept at most. */
 const MAX_BOARDS = 1000;
 
 /**
@@ -19,26 +20,19 @@ const MAX_BOARDS = 1000;
  * change on another PostgreSQL instance applies here once its notification has arrived.
  */
 export class BoardWebhooks {
-  private readonly boards = new Map<string, readonly BoardWebhook[]>();
-  private stamp: string | null = null;
+  private readonly boards: KeyChangeCache<readonly BoardWebhook[]>;
 
-  constructor(private readonly database: Database) {}
+  constructor(database: Database) {
+    this.boards = new KeyChangeCache(database.keyChanges, MAX_BOARDS);
+  }
 
   async forBoard(db: Executor, boardId: string): Promise<readonly BoardWebhook[]> {
-    const stamp = this.database.keyChanges.current();
-    if (stamp !== this.stamp) {
-      this.boards.clear();
-      this.stamp = stamp;
-    }
-    const kept = stamp === null ? undefined : this.boards.get(boardId);
+    const kept = this.boards.get(boardId);
     if (kept) return kept;
+    const stamp = this.boards.readStamp();
     const rows = await listWebhooksForBoard(db, boardId);
     const webhooks = rows.map((row) => ({ id: row.id, events: JSON.parse(row.events) as string[] }));
-    // Kept only if nothing changed while it was read (it may have read the state before the change).
-    if (stamp !== null && this.database.keyChanges.current() === stamp && this.stamp === stamp) {
-      if (this.boards.size >= MAX_BOARDS) this.boards.clear();
-      this.boards.set(boardId, webhooks);
-    }
+    this.boards.keep(boardId, webhooks, stamp);
     return webhooks;
   }
 }

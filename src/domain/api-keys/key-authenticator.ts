@@ -1,3 +1,4 @@
+import { KeyChangeCache } from '../../db/key-changes.js';
 import { findActiveKeyByHash, markKeyUsed } from '../../db/repositories/api-keys.js';
 import type { Actor } from '../actor.js';
 import type { ServiceDeps } from '../services.js';
@@ -25,12 +26,13 @@ interface KnownKey {
  */
 export class KeyAuthenticator {
   private readonly presentedHashes = new Map<string, string>();
-  /** Actors (null: rejected) by presented key, valid while the database's key-change stamp is `stamp`. */
-  private readonly authenticated = new Map<string, KnownKey | null>();
-  private stamp: string | null = null;
+  /** Actors (null: rejected) by presented key, until keys or grants change. */
+  private readonly authenticated: KeyChangeCache<KnownKey | null>;
   private readonly recentUseWrites = new Map<string, number>();
 
-  constructor(private readonly deps: ServiceDeps) {}
+  constructor(private readonly deps: ServiceDeps) {
+    this.authenticated = new KeyChangeCache(deps.database.keyChanges, AUTHENTICATED_CACHE);
+  }
 
   /**
    * The actor for a presented key, or null when it is malformed, unknown or revoked. Answers are cached
@@ -41,12 +43,9 @@ export class KeyAuthenticator {
   async authenticate(presented: string): Promise<Actor | null> {
     const cached = this.cachedAuthentication(presented);
     if (cached !== undefined) return cached;
-    const stamp = this.deps.database.keyChanges.current();
+    const stamp = this.authenticated.readStamp();
     const known = await this.lookUp(presented);
-    if (stamp !== null && this.deps.database.keyChanges.current() === stamp && this.stamp === stamp) {
-      if (this.authenticated.size >= AUTHENTICATED_CACHE) this.authenticated.clear();
-      this.authenticated.set(presented, known);
-    }
+    this.authenticated.keep(presented, known, stamp);
     return this.used(known);
   }
 
@@ -57,12 +56,7 @@ export class KeyAuthenticator {
    */
   cachedAuthentication(presented: string): Actor | null | undefined {
     if (!API_KEY_SHAPE.test(presented)) return null;
-    const stamp = this.deps.database.keyChanges.current();
-    if (stamp !== this.stamp) {
-      this.authenticated.clear();
-      this.stamp = stamp;
-    }
-    const known = stamp === null ? undefined : this.authenticated.get(presented);
+    const known = this.authenticated.get(presented);
     return known === undefined ? undefined : this.used(known);
   }
 
