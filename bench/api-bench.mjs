@@ -4,6 +4,7 @@
 //   node bench/api-bench.mjs                                  SQLite
 //   BENCH_DATABASE_URL=postgres://... node bench/api-bench.mjs PostgreSQL (BENCH_INSTANCES=2 for two)
 //   BENCH_ROUNDS=5 BENCH_SECONDS=3 BENCH_CONNECTIONS=32       defaults
+//   BENCH_SERVER_ARGS='--max-semi-space-size=4'               node options for Laneboard's servers
 // The baseline runs on the same database as Laneboard: baseline-server.mjs on the SQLite file,
 // baseline-server-pg.mjs on the PostgreSQL schema. Besides requests per second it reports each side's
 // server CPU time per response (from /proc) and Laneboard's peak RSS.
@@ -25,6 +26,8 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-bench-'));
 const children = [];
 // Ports derived from the pid so two benchmark runs on one machine never answer each other's requests.
 const portBase = Number(process.env.BENCH_PORT_BASE ?? 20000 + (process.pid % 2000) * 20);
+// Node options for Laneboard's server processes only (e.g. `--trace-gc`, or V8 heap flags to compare).
+const serverArgs = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
 
 async function freshSchemaUrl() {
   if (!databaseUrl) return null;
@@ -49,8 +52,8 @@ function env(extra) {
   };
 }
 
-async function start(script, port, extra) {
-  const child = spawn(process.execPath, [script], {
+async function start(script, port, extra, nodeArgs = []) {
+  const child = spawn(process.execPath, [...nodeArgs, script], {
     cwd: root,
     env: env({ PORT: String(port), ...extra }),
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -157,7 +160,7 @@ try {
   fs.writeFileSync(path.join(dataDir, 'secret.key'), 'bench-master-key-0123456789abcdef0123456789');
   const lanePorts = Array.from({ length: instances }, (_, i) => portBase + i);
   const laneProcs = [];
-  for (const port of lanePorts) laneProcs.push(await start('dist/main.js', port, dbEnv));
+  for (const port of lanePorts) laneProcs.push(await start('dist/main.js', port, dbEnv, serverArgs));
 
   // Data: one board with 100 tasks over 4 lanes for reads, another board for creates.
   async function seed(port, k) {

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { reassertHeapSizing } from '../lib/heap-sizing.js';
 
 /*
  * SQLite in WAL mode copies the log back into the database file (a checkpoint) once the log passes
@@ -131,6 +132,8 @@ export class SqliteCheckpointer {
       // The worker holds one connection and answers small messages: keep its heap small.
       resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 2 },
     });
+    // Making the worker's heap put the process's heap flags back to V8's defaults.
+    worker.once('online', reassertHeapSizing);
     worker.on('error', (error) => this.onError(error));
     worker.on('exit', () => {
       if (this.worker === worker) this.worker = null;

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { reassertHeapSizing } from '../lib/heap-sizing.js';
 import { loggableError } from '../lib/loggable-error.js';
 import type { DispatcherLog } from './webhook-dispatcher.js';
 
@@ -106,6 +107,8 @@ export class ThreadedDispatcher implements Dispatcher {
       resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
     });
     this.worker = worker;
+    // Making the worker's heap put the process's heap flags back to V8's defaults.
+    worker.once('online', reassertHeapSizing);
     worker.on('message', (message: FromWorker) => {
       if (message.type === 'log') this.log[message.level](message.detail, message.message);
     });
