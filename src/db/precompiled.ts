@@ -1,6 +1,7 @@
 import { type Compilable, CompiledQuery, type DialectAdapter, type Kysely } from 'kysely';
 import type { DB, Executor } from './schema.js';
 import { directSqlite } from './sqlite-direct.js';
+import { sqliteRowReader } from './sqlite-rows.js';
 
 const SENTINEL = '\u0000laneboard-parameter-';
 
@@ -41,8 +42,8 @@ export function precompiled<A extends unknown[], R>(
     // Reads on SQLite run at once when they may (see sqlite-direct.ts).
     const direct = directSqlite(db);
     if (direct) {
-      const statement = direct.prepare(plan.sql);
-      if (statement.reader) return statement.all(values) as R[];
+      const reader = sqliteRowReader(direct.sqlite, plan.sql);
+      if (reader) return reader.all(values) as R[];
     }
     const result = await db.executeQuery(CompiledQuery.raw(plan.sql, values) as CompiledQuery<R>);
     return result.rows;

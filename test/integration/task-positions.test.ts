@@ -213,6 +213,35 @@ describe('task positions cached on SQLite', () => {
     }
   });
 
+  it('keeps following appends after another connection rebuilt the table (its triggers went with it)', async () => {
+    for (let i = 1; i <= 3; i++) await insert(`${laneId}_t${i}`, i);
+    await expectPositionsOf(laneId);
+    const other = new SqliteDatabase(t.sqliteFile as string);
+    try {
+      // A migration that rebuilds the table, as 010 did for activities: the TEMP triggers on the old
+      // table are dropped with it, so only a fresh look at the schema can make them again.
+      const schema = other
+        .prepare("select type, sql from sqlite_master where tbl_name = 'tasks' and sql is not null")
+        .all() as Array<{ type: string; sql: string }>;
+      const table = schema.find((entry) => entry.type === 'table')?.sql as string;
+      other.pragma('foreign_keys = off');
+      other.exec(`${table.replace(/"?tasks"?/, 'tasks_rebuilt')};
+        insert into tasks_rebuilt select * from tasks;
+        drop table tasks;
+        alter table tasks_rebuilt rename to tasks;
+        ${schema
+          .filter((entry) => entry.type !== 'table')
+          .map((entry) => `${entry.sql};`)
+          .join('\n')}`);
+    } finally {
+      other.close();
+    }
+    await expectPositionsOf(laneId);
+    await insert(`${laneId}_t4`, 4);
+    await insert(`${laneId}_t0`, 0);
+    await expectPositionsOf(laneId);
+  });
+
   it('works when first used inside transactions, one of them rolled back', async () => {
     const fresh = await createTestDatabase('sqlite');
     try {

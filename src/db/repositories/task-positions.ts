@@ -99,12 +99,15 @@ export class SqliteTaskPositions {
    */
   private current(): Queries | null {
     const data = this.dataVersion.get() as number;
+    if (this.queries && data === this.dataStamp) return this.queries;
+    // Only another connection's commit moves data_version, and only such a commit can change the
+    // schema once the server serves (its own connection migrates before the first use), so the schema
+    // is looked at only then: one statement per use instead of two (each autocommit statement takes
+    // and releases the WAL read lock, about 3.7 µs here).
     const schema = this.schemaVersion.get() as number;
     if (this.queries && schema === this.schemaStamp) {
-      if (data !== this.dataStamp) {
-        this.dropAll();
-        this.dataStamp = data;
-      }
+      this.dropAll();
+      this.dataStamp = data;
       return this.queries;
     }
     // First use, or a schema change (which may have taken the triggers with their table).
