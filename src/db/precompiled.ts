@@ -1,4 +1,5 @@
 import { type Compilable, CompiledQuery, type DialectAdapter, type Kysely } from 'kysely';
+import { registerPrepared } from './pg-prepared.js';
 import type { DB, Executor } from './schema.js';
 import { directSqlite } from './sqlite-direct.js';
 import { sqliteRowReader } from './sqlite-rows.js';
@@ -37,6 +38,7 @@ export function precompiled<A extends unknown[], R>(
         ),
       };
       plans.set(adapter, plan);
+      registerPrepared(plan.sql);
     }
     const values = plan.slots.map((slot) => (typeof slot === 'number' ? args[slot] : slot.constant));
     // Reads on SQLite run at once when they may (see sqlite-direct.ts).
