@@ -6,6 +6,7 @@ import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { type KeyChanges, pgKeyChanges, sqliteKeyChanges } from './key-changes.js';
 import { PgNotifier } from './pg-notifier.js';
+import { preparedStatementsOn } from './pg-prepared.js';
 import type { DB, Dialect } from './schema.js';
 import { BACKSTOP_AUTOCHECKPOINT_PAGES, SqliteCheckpointer } from './sqlite-checkpointer.js';
 import { registerSqliteDirect } from './sqlite-direct.js';
@@ -55,6 +56,7 @@ export function openDatabase(options: DatabaseOptions): Database {
     const checkoutPool = {
       connect: async () => {
         const client = await pool.connect();
+        preparedStatementsOn(client);
         const slot = checkouts.getStore();
         if (slot && !slot.client) slot.client = client;
         return client;

@@ -1,7 +1,8 @@
 import { type Compilable, CompiledQuery, type DialectAdapter, type Kysely } from 'kysely';
+import { registerPrepared } from './pg-prepared.js';
 import type { DB, Executor } from './schema.js';
 import { directSqlite } from './sqlite-direct.js';
-import { sqliteRowReader } from './sqlite-rows.js';
+import { readRows } from './sqlite-rows.js';
 
 const SENTINEL = '\u0000laneboard-parameter-';
 
@@ -37,13 +38,14 @@ export function precompiled<A extends unknown[], R>(
         ),
       };
       plans.set(adapter, plan);
+      registerPrepared(plan.sql);
     }
     const values = plan.slots.map((slot) => (typeof slot === 'number' ? args[slot] : slot.constant));
     // Reads on SQLite run at once when they may (see sqlite-direct.ts).
     const direct = directSqlite(db);
     if (direct) {
-      const reader = sqliteRowReader(direct.sqlite, plan.sql);
-      if (reader) return reader.all(values) as R[];
+      const statement = direct.prepare(plan.sql);
+      if (statement.reader) return readRows(statement, values) as R[];
     }
     const result = await db.executeQuery(CompiledQuery.raw(plan.sql, values) as CompiledQuery<R>);
     return result.rows;

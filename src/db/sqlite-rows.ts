@@ -1,63 +1,63 @@
 import type BetterSqlite3 from 'better-sqlite3';
 
-/**
- * Reads a statement's rows as arrays and turns each into an object with one literal of the statement's
- * columns. better-sqlite3 builds row objects property by property through V8's API (each column name
- * internalised, then one hidden-class transition per property): for a list of 100 tasks that was about
- * half the query's cost, and more than the whole list took in a hand-written handler's JSON.
+/*
+ * Rows read as arrays and turned into objects by one literal of the statement's columns. better-sqlite3
+ * builds row objects property by property through V8's API (each column name internalised, then one
+ * hidden-class transition per property): for a list of 100 tasks that was about half of the request's
+ * CPU. Raw mode is switched on only for the call, so a statement shared through the connection's cache
+ * (sqlite-statement-cache.ts) still answers objects to everyone else.
  */
-export interface SqliteRowReader {
-  all(values: readonly unknown[]): Record<string, unknown>[];
-  get(values: readonly unknown[]): Record<string, unknown> | undefined;
-}
 
 type RowBuilder = (row: unknown[]) => Record<string, unknown>;
 
-// Per connection and SQL text. The texts are the code's own constant queries (a few dozen), so the map
-// needs no bound. Statements are the reader's own: raw mode is a property of a statement, and the
-// connection's shared cache (sqlite-statement-cache.ts) hands its statements to Kysely.
-const readers = new WeakMap<BetterSqlite3.Database, Map<string, SqliteRowReader | null>>();
-
-/** A reader for `text` on this connection, or undefined when the statement returns no rows. */
-export function sqliteRowReader(sqlite: BetterSqlite3.Database, text: string): SqliteRowReader | undefined {
-  let byText = readers.get(sqlite);
-  if (!byText) {
-    byText = new Map();
-    readers.set(sqlite, byText);
-  }
-  let reader = byText.get(text);
-  if (reader === undefined) {
-    const statement = sqlite.prepare(text);
-    reader = statement.reader ? rowReader(statement.raw(true)) : null;
-    byText.set(text, reader);
-  }
-  return reader ?? undefined;
+interface Shape {
+  width: number;
+  build: RowBuilder;
 }
 
-function rowReader(statement: BetterSqlite3.Statement): SqliteRowReader {
-  let columns = statement.columns().length;
-  let build = rowBuilder(statement);
-  // Another process's migration may add a column under a `select *`; the statement is prepared again by
-  // SQLite, and the builder must follow, or values would land under the wrong names.
-  const builderFor = (row: unknown[]): RowBuilder => {
-    if (row.length !== columns) {
-      columns = row.length;
-      build = rowBuilder(statement);
-    }
-    return build;
-  };
-  return {
-    all: (values) => {
-      const rows = statement.all(values) as unknown[][];
-      const out = new Array<Record<string, unknown>>(rows.length);
-      for (let i = 0; i < rows.length; i++) out[i] = builderFor(rows[i] as unknown[])(rows[i] as unknown[]);
-      return out;
-    },
-    get: (values) => {
-      const row = statement.get(values) as unknown[] | undefined;
-      return row === undefined ? undefined : builderFor(row)(row);
-    },
-  };
+const shapes = new WeakMap<BetterSqlite3.Statement, Shape>();
+
+/** Every row of a reader statement, as better-sqlite3's objects would be. */
+export function readRows(
+  statement: BetterSqlite3.Statement,
+  values: readonly unknown[],
+): Record<string, unknown>[] {
+  const rows = asArrays(statement, () => statement.all(values) as unknown[][]);
+  const out = new Array<Record<string, unknown>>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i] as unknown[];
+    out[i] = builderFor(statement, row)(row);
+  }
+  return out;
+}
+
+/** The first row of a reader statement, or undefined. */
+export function readRow(
+  statement: BetterSqlite3.Statement,
+  values: readonly unknown[],
+): Record<string, unknown> | undefined {
+  const row = asArrays(statement, () => statement.get(values) as unknown[] | undefined);
+  return row === undefined ? undefined : builderFor(statement, row)(row);
+}
+
+function asArrays<T>(statement: BetterSqlite3.Statement, read: () => T): T {
+  statement.raw(true);
+  try {
+    return read();
+  } finally {
+    statement.raw(false);
+  }
+}
+
+function builderFor(statement: BetterSqlite3.Statement, row: unknown[]): RowBuilder {
+  let shape = shapes.get(statement);
+  // Another process's migration may add a column under a `select *`: SQLite prepares the statement
+  // again, and the names must follow, or values would land under the wrong ones.
+  if (shape === undefined || shape.width !== row.length) {
+    shape = { width: row.length, build: rowBuilder(statement) };
+    shapes.set(statement, shape);
+  }
+  return shape.build;
 }
 
 /** One object literal for the columns (a later column of the same name wins, as in better-sqlite3). */

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import { readRows } from './sqlite-rows.js';
 
 /**
  * Kysely's SQLite driver prepares every statement anew, which costs about as much as running it. This
@@ -34,7 +35,29 @@ export function withStatementCache(
       statements.clear();
       database.close();
     },
-    prepare: (text: string): SqliteStatement => prepareCached(text) as unknown as SqliteStatement,
+    prepare: (text: string): SqliteStatement => kyselyStatement(prepareCached(text)),
     prepareCached,
   };
+}
+
+const facades = new WeakMap<BetterSqlite3.Statement, SqliteStatement>();
+
+/** What Kysely's driver runs: reads answer their rows through readRows (sqlite-rows.ts). */
+function kyselyStatement(statement: BetterSqlite3.Statement): SqliteStatement {
+  if (!statement.reader) return statement as unknown as SqliteStatement;
+  let facade = facades.get(statement);
+  if (facade === undefined) {
+    facade = kyselyReader(statement);
+    facades.set(statement, facade);
+  }
+  return facade;
+}
+
+function kyselyReader(statement: BetterSqlite3.Statement): SqliteStatement {
+  return {
+    reader: true,
+    all: (parameters: ReadonlyArray<unknown>) => readRows(statement, parameters),
+    run: (parameters: ReadonlyArray<unknown>) => statement.run(parameters),
+    iterate: (parameters: ReadonlyArray<unknown>) => statement.iterate(parameters),
+  } as SqliteStatement;
 }

@@ -1,8 +1,11 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { precompiled } from '../../src/db/precompiled.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/database.js';
 
 const NOW = '2026-11-21T10:00:00.000Z';
+
+const laneRow = precompiled(1, (db, id: string) => db.selectFrom('lanes').selectAll().where('id', '=', id));
 
 // Arguments in the opposite order of their parameters, with a constant between them.
 const lanesNamed = precompiled(2, (db, name: string, boardId: string) =>
@@ -68,6 +71,33 @@ describe.each(DIALECTS)('precompiled queries ($dialect)', ({ dialect, skip }) =>
         return rows;
       });
       expect(seen).toEqual([{ id: 'lane_4', name: 'Review', position: 1 }]);
+    });
+  });
+
+  describe.skipIf(skip || dialect !== 'postgres')('on PostgreSQL', () => {
+    it('is sent as a named statement, prepared once per connection', async () => {
+      const prepared = await t.database.withPgConnection(async (db, client) => {
+        for (let i = 0; i < 3; i++) await lanesNamed(db, 'Todo', 'brd_a');
+        const { rows } = await client.query<{ name: string }>(
+          "select name from pg_prepared_statements where name like 'lb\\_%'",
+        );
+        return rows.map((row) => row.name);
+      });
+      expect(prepared).toHaveLength(1);
+    });
+
+    it('answers after a schema change altered its result columns', async () => {
+      const db = t.database.kysely;
+      // Prepared on every pooled connection first, as a long-running server's would be.
+      await Promise.all(Array.from({ length: 4 }, () => laneRow(db, 'lane_1')));
+      await sql`alter table lanes add column probe text not null default 'p'`.execute(db);
+      try {
+        const rows = await Promise.all(Array.from({ length: 4 }, () => laneRow(db, 'lane_1')));
+        for (const [row] of rows) expect(row).toMatchObject({ id: 'lane_1', name: 'Todo', probe: 'p' });
+      } finally {
+        await sql`alter table lanes drop column probe`.execute(db);
+      }
+      expect((await laneRow(db, 'lane_1'))[0]).not.toHaveProperty('probe');
     });
   });
 });

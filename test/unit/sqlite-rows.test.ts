@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sqliteRowReader } from '../../src/db/sqlite-rows.js';
+import { readRow, readRows } from '../../src/db/sqlite-rows.js';
 
-describe('sqliteRowReader', () => {
+describe('SQLite rows read as arrays', () => {
   const dirs: string[] = [];
   afterEach(() => {
     for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
@@ -21,33 +21,37 @@ describe('sqliteRowReader', () => {
     return { file, db };
   }
 
-  it('answers the objects better-sqlite3 would, for all and get', () => {
+  it('answers the objects better-sqlite3 would, and leaves the statement answering objects', () => {
     const { db } = open();
-    const text = 'select id, n, label, n * 2 as twice from t where n >= ? order by id';
-    const reader = sqliteRowReader(db, text);
-    expect(reader?.all([1])).toEqual(db.prepare(text).all(1));
-    expect(reader?.get([2])).toEqual({ id: 'b', n: 2, label: null, twice: 4 });
-    expect(reader?.get([3])).toBeUndefined();
-    // The same reader again, not a new statement.
-    expect(sqliteRowReader(db, text)).toBe(reader);
+    const statement = db.prepare(
+      'select id, n, label, n * 2 as twice, n as id from t where n >= ? order by n',
+    );
+    const expected = statement.all(1);
+    expect(readRows(statement, [1])).toEqual(expected);
+    expect(readRow(statement, [2])).toEqual({ id: 2, n: 2, label: null, twice: 4 });
+    expect(readRow(statement, [3])).toBeUndefined();
+    // Still in object mode for the statement's other users.
+    expect(statement.get(1)).toEqual(expected[0]);
     db.close();
   });
 
   it('keeps names right for select * after another connection adds a column', () => {
     const { file, db } = open();
-    const reader = sqliteRowReader(db, 'select * from t where id = ?');
-    expect(reader?.get(['a'])).toEqual({ id: 'a', n: 1, label: 'one' });
+    const statement = db.prepare('select * from t where id = ?');
+    expect(readRow(statement, ['a'])).toEqual({ id: 'a', n: 1, label: 'one' });
     const other = new SqliteDatabase(file);
     other.exec("alter table t add column extra text not null default 'x'");
     other.close();
-    expect(reader?.get(['a'])).toEqual({ id: 'a', n: 1, label: 'one', extra: 'x' });
+    expect(readRow(statement, ['a'])).toEqual({ id: 'a', n: 1, label: 'one', extra: 'x' });
+    expect(readRows(statement, ['b'])).toEqual([{ id: 'b', n: 2, label: null, extra: 'x' }]);
     db.close();
   });
 
-  it('has nothing for a statement that returns no rows', () => {
+  it('turns the raw mode off again when the read fails', () => {
     const { db } = open();
-    expect(sqliteRowReader(db, "insert into t values ('c', 3, null)")).toBeUndefined();
-    expect(db.prepare('select count(*) as c from t').get()).toEqual({ c: 2 });
+    const statement = db.prepare('select id, n from t where n = ?');
+    expect(() => readRows(statement, [1, 2])).toThrow();
+    expect(statement.get(1)).toEqual({ id: 'a', n: 1 });
     db.close();
   });
 });

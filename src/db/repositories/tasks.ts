@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { precompiled } from '../precompiled.js';
 import type { Executor, NewTaskRow, TaskRow } from '../schema.js';
 import { directSqlite } from '../sqlite-direct.js';
-import { type SqliteRowReader, sqliteRowReader } from '../sqlite-rows.js';
+import { readRow } from '../sqlite-rows.js';
 import { sqliteTaskPositions } from './task-positions.js';
 import { countedPosition, laneOrder, numberPositions } from './task-ranks.js';
 
@@ -111,9 +111,7 @@ export async function findTask(
 ): Promise<TaskWithPosition | undefined> {
   const direct = directSqlite(db);
   if (direct) {
-    const row = (sqliteRowReader(direct.sqlite, FIND_TASK_ROW) as SqliteRowReader).get([taskId, boardId]) as
-      | TaskRow
-      | undefined;
+    const row = readRow(direct.prepare(FIND_TASK_ROW), [taskId, boardId]) as TaskRow | undefined;
     if (row === undefined) return undefined;
     const position = sqliteTaskPositions(direct).positionOf(row);
     if (position !== undefined) return Object.assign(row, { position });
