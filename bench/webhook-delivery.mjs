@@ -27,6 +27,11 @@ if (!fs.existsSync(path.join(root, 'dist/main.js'))) {
   process.exit(2);
 }
 
+// This process stands in for the server: its heap is sized as serve() sizes the server's (main.ts;
+// BENCH_HEAP_SIZING=0 leaves V8's defaults, for comparison). Its semi-spaces may grow once set up.
+const { sizeHeap } = await dist('lib/heap-sizing.js');
+const { SERVER_HEAP } = await dist('main.js');
+const heap = process.env.BENCH_HEAP_SIZING === '0' ? null : sizeHeap(SERVER_HEAP);
 const { openDatabase } = await dist('db/database.js');
 const { migrateToLatest } = await dist('db/migrate.js');
 const { SecretBox } = await dist('lib/secret-box.js');
@@ -194,10 +199,12 @@ async function waitForDeliveries(sink, count, timeoutMs) {
 }
 
 const sink = await startSink();
+heap?.allowYoungGrowth();
 const result = {
   dialect: DATABASE_URL ? 'postgres' : 'sqlite',
   instances: INSTANCES,
   dispatcherThread: THREAD,
+  heapSizing: heap !== null,
   node: process.version,
   cpus: os.cpus().length,
 };

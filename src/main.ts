@@ -3,11 +3,11 @@ import type { Config } from './config.js';
 import { type HeapSizing, sizeHeap } from './lib/heap-sizing.js';
 
 /**
- * Semi-spaces of 8 MB instead of V8's 16, and the old generation collected when it has grown by half
- * its live size instead of up to 4 times: peak RSS under the API benchmark about 150 MB instead of
- * 215, for a few more collections (docs/decisions.md, "Server memory").
+ * Semi-spaces of 8 MB instead of V8's 16, and the old generation collected when it has grown by 30 % of
+ * its live size instead of up to 4 times: peak RSS under the API benchmark about 145 MB instead of
+ * 200–215, for more (short) collections (docs/decisions.md, "Server memory").
  */
-const SERVER_HEAP: HeapSizing = { maxSemiSpaceMb: 8, oldGenerationGrowthPercent: 50 };
+export const SERVER_HEAP: HeapSizing = { maxSemiSpaceMb: 8, oldGenerationGrowthPercent: 30 };
 
 export async function serve(): Promise<void> {
   // Before the server's modules load: their start-up allocations would otherwise grow the semi-spaces to
