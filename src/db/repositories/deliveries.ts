@@ -1,5 +1,8 @@
+import { CompiledQuery, PostgresAdapter } from 'kysely';
 import { newId } from '../../lib/ids.js';
+import { registerPrepared } from '../pg-prepared.js';
 import type { DeliveryRow, Executor } from '../schema.js';
+import { directSqlite } from '../sqlite-direct.js';
 import type { Tx } from '../transaction.js';
 
 /** The JSON body of every delivery, stored once per event and sent byte-for-byte on every attempt. */
@@ -57,7 +60,12 @@ export async function insertEvent(
     .execute();
 }
 
-/** Queues one pending delivery of the event per webhook, due at once. Returns the delivery ids. */
+/**
+ * Queues one pending delivery of the event per webhook, due at once. Returns the delivery ids. The rows
+ * travel as one JSON parameter of a fixed statement: a Kysely multi-row insert was built and compiled
+ * anew for every change (20 webhooks: 140 parameters, 60–90 µs of CPU per change before any row was
+ * written), and a fixed text is prepared once (on PostgreSQL a named statement, pg-prepared.ts).
+ */
 export async function insertDeliveries(
   db: Executor,
   eventId: string,
@@ -65,18 +73,27 @@ export async function insertDeliveries(
   nowMs: number,
 ): Promise<string[]> {
   const createdAt = new Date(nowMs).toISOString();
-  const rows = webhookIds.map((webhookId) => ({
-    id: newId('dlv'),
-    webhook_id: webhookId,
-    event_id: eventId,
-    status: 'pending' as const,
-    attempts: 0,
-    next_attempt_at: nowMs,
-    created_at: createdAt,
-  }));
-  await db.insertInto('webhook_deliveries').values(rows).execute();
-  return rows.map((r) => r.id);
+  const ids = webhookIds.map(() => newId('dlv'));
+  const pairs = JSON.stringify(ids.map((id, i) => [id, webhookIds[i]]));
+  const direct = directSqlite(db);
+  if (direct) {
+    direct.prepare(INSERT_DELIVERIES_SQLITE).run(eventId, nowMs, createdAt, pairs);
+    return ids;
+  }
+  const dialect = db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+  const text = dialect === 'postgres' ? INSERT_DELIVERIES_POSTGRES : INSERT_DELIVERIES_SQLITE;
+  await db.executeQuery(CompiledQuery.raw(text, [eventId, nowMs, createdAt, pairs]));
+  return ids;
 }
+
+const INSERT_DELIVERIES_SQLITE = `insert into webhook_deliveries
+  (id, webhook_id, event_id, status, attempts, next_attempt_at, created_at)
+  select value ->> 0, value ->> 1, ?, 'pending', 0, ?, ? from json_each(?)`;
+const INSERT_DELIVERIES_POSTGRES = `insert into webhook_deliveries
+  (id, webhook_id, event_id, status, attempts, next_attempt_at, created_at)
+  select pair ->> 0, pair ->> 1, $1::text, 'pending', 0, $2::bigint, $3::text
+  from jsonb_array_elements($4::jsonb) as pair`;
+registerPrepared(INSERT_DELIVERIES_POSTGRES);
 
 /** Whether any delivery is pending, due now or at a later retry. */
 export async function hasPendingDeliveries(db: Executor): Promise<boolean> {
