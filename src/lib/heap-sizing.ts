@@ -12,6 +12,11 @@ import v8 from 'node:v8';
  *   semi-spaces hold the chosen size, and at 2 below it, looked at after each collection.
  * - After a full collection V8 lets the old generation grow by up to 4 times the live size before the
  *   next one. `--heap-growing-percent` (read at each full collection) bounds that growth.
+ * - undici parses HTTP responses with llhttp compiled to WebAssembly. V8 optimises its hot functions
+ *   (one is a very large state machine) with TurboFan in the background, which took 20–35 MB of
+ *   compiler memory for a few seconds when webhook deliveries started. `--liftoff-only` keeps
+ *   WebAssembly in its baseline tier (JavaScript is still optimised); parsing a webhook's short answer
+ *   there cost nothing measurable.
  * Flags are per process: worker threads share them. V8 puts the growth factor back to 2 when it makes
  * a worker's heap, so whoever starts a worker calls `reassertHeapSizing()` once it is online.
  */
@@ -23,6 +28,8 @@ export interface HeapSizing {
   maxSemiSpaceMb: number;
   /** How far (percent of the live size) the old generation grows before the next full collection. */
   oldGenerationGrowthPercent: number;
+  /** Keep WebAssembly (undici's HTTP parser) in its baseline compiler. */
+  webAssemblyBaselineOnly: boolean;
 }
 
 export interface HeapSizingControl {
@@ -49,6 +56,7 @@ let applied: { sizing: HeapSizing; factor: 1 | 2 } | null = null;
 export function reassertHeapSizing(): void {
   if (!applied) return;
   v8.setFlagsFromString(`--heap-growing-percent=${applied.sizing.oldGenerationGrowthPercent}`);
+  if (applied.sizing.webAssemblyBaselineOnly) v8.setFlagsFromString('--liftoff-only');
   setSemiSpaceGrowthFactor(applied.factor);
 }
 

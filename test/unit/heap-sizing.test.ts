@@ -59,10 +59,12 @@ describe('heap sizing', () => {
 
   it('holds them at their start size until growth is allowed, then at the chosen size', () => {
     expect(
-      run(`sizeHeap({ maxSemiSpaceMb: 4, oldGenerationGrowthPercent: 50 }); await churn();`),
+      run(
+        `sizeHeap({ maxSemiSpaceMb: 4, oldGenerationGrowthPercent: 50, webAssemblyBaselineOnly: false }); await churn();`,
+      ),
     ).toBeLessThan(1.01);
     const grown = run(`
-const heap = sizeHeap({ maxSemiSpaceMb: 4, oldGenerationGrowthPercent: 50 });
+const heap = sizeHeap({ maxSemiSpaceMb: 4, oldGenerationGrowthPercent: 50, webAssemblyBaselineOnly: false });
 heap.allowYoungGrowth();
 await churn();`);
     expect(grown).toBeGreaterThan(3);
@@ -71,7 +73,7 @@ await churn();`);
 
   it('keeps the limit after a worker thread started (which resets the growth factor)', () => {
     const grown = run(`
-const heap = sizeHeap({ maxSemiSpaceMb: 4, oldGenerationGrowthPercent: 50 });
+const heap = sizeHeap({ maxSemiSpaceMb: 4, oldGenerationGrowthPercent: 50, webAssemblyBaselineOnly: false });
 heap.allowYoungGrowth();
 await churn();
 const worker = new Worker('setTimeout(() => {}, 50)', { eval: true });
