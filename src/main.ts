@@ -3,14 +3,14 @@ import type { Config } from './config.js';
 import { type HeapSizing, sizeHeap } from './lib/heap-sizing.js';
 
 /**
- * Semi-spaces of 8 MB instead of V8's 16, and the old generation collected when it has grown by 30 % of
- * its live size instead of up to 4 times: peak RSS under the API benchmark about 145 MB instead of
+ * Semi-spaces of 8 MB instead of V8's 16, and the old generation collected when it has grown by 20 % of
+ * its live size instead of up to 4 times: peak RSS under the API benchmark about 140–150 MB instead of
  * 200–215, for more (short) collections; WebAssembly (the webhook sender's HTTP parser) is not optimised,
  * which saved 20–35 MB of compiler memory when deliveries start (docs/decisions.md, "Server memory").
  */
 export const SERVER_HEAP: HeapSizing = {
   maxSemiSpaceMb: 8,
-  oldGenerationGrowthPercent: 30,
+  oldGenerationGrowthPercent: 20,
   webAssemblyBaselineOnly: true,
 };
 

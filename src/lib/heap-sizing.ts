@@ -71,21 +71,11 @@ export function sizeHeap(sizing: HeapSizing): HeapSizingControl {
   reassertHeapSizing();
   // Usable bytes are a little under the semi-space's size (page headers): compare with 90 % of it.
   const limit = sizing.maxSemiSpaceMb * MiB * 0.9;
-  // While growth is allowed, also looked at every few milliseconds: collection entries reach the
-  // observer a turn of the event loop late, and two doublings before it ran would overshoot.
-  let watch: NodeJS.Timeout | null = null;
   const check = () => {
-    const grow = semiSpaceBytes() < limit;
-    if (grow === (state.factor === 2)) return;
-    state.factor = grow ? 2 : 1;
-    setSemiSpaceGrowthFactor(state.factor);
-    if (grow) {
-      watch = setInterval(check, 5);
-      watch.unref();
-    } else if (watch) {
-      clearInterval(watch);
-      watch = null;
-    }
+    const next = semiSpaceBytes() < limit ? 2 : 1;
+    if (next === state.factor) return;
+    state.factor = next;
+    setSemiSpaceGrowthFactor(next);
   };
   const observer = new PerformanceObserver(check);
   return {
@@ -95,7 +85,6 @@ export function sizeHeap(sizing: HeapSizing): HeapSizingControl {
     },
     stop() {
       observer.disconnect();
-      if (watch) clearInterval(watch);
       if (applied === state) applied = null;
       setSemiSpaceGrowthFactor(2);
     },
