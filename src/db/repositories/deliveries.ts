@@ -1,4 +1,4 @@
-import { CompiledQuery, PostgresAdapter } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import { newId } from '../../lib/ids.js';
 import { registerPrepared } from '../pg-prepared.js';
 import type { DeliveryRow, Executor } from '../schema.js';
@@ -29,7 +29,7 @@ export async function queueEvent(
   nowMs: number,
 ): Promise<string[]> {
   await insertEvent(tx.db, payload, boardId);
-  const ids = await insertDeliveries(tx.db, payload.id, webhookIds, nowMs);
+  const ids = await insertDeliveries(tx, payload.id, webhookIds, nowMs);
   notifyDispatchers(tx);
   return ids;
 }
@@ -67,7 +67,7 @@ export async function insertEvent(
  * written), and a fixed text is prepared once (on PostgreSQL a named statement, pg-prepared.ts).
  */
 export async function insertDeliveries(
-  db: Executor,
+  tx: Tx,
   eventId: string,
   webhookIds: readonly string[],
   nowMs: number,
@@ -75,14 +75,13 @@ export async function insertDeliveries(
   const createdAt = new Date(nowMs).toISOString();
   const ids = webhookIds.map(() => newId('dlv'));
   const pairs = JSON.stringify(ids.map((id, i) => [id, webhookIds[i]]));
-  const direct = directSqlite(db);
+  const direct = directSqlite(tx.db);
   if (direct) {
     direct.prepare(INSERT_DELIVERIES_SQLITE).run(eventId, nowMs, createdAt, pairs);
     return ids;
   }
-  const dialect = db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
-  const text = dialect === 'postgres' ? INSERT_DELIVERIES_POSTGRES : INSERT_DELIVERIES_SQLITE;
-  await db.executeQuery(CompiledQuery.raw(text, [eventId, nowMs, createdAt, pairs]));
+  const text = tx.dialect === 'postgres' ? INSERT_DELIVERIES_POSTGRES : INSERT_DELIVERIES_SQLITE;
+  await tx.db.executeQuery(CompiledQuery.raw(text, [eventId, nowMs, createdAt, pairs]));
   return ids;
 }
 

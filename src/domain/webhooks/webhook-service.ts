@@ -182,7 +182,7 @@ export class WebhookService {
       if (!(await findWebhook(tx.db, id, scope))) throw notFound('Webhook');
       const original = await findDeliveryOfWebhook(tx.db, id, deliveryId);
       if (!original) throw notFound('Delivery');
-      const [newDeliveryId] = await insertDeliveries(tx.db, original.event_id, [id], this.deps.clock.now());
+      const [newDeliveryId] = await insertDeliveries(tx, original.event_id, [id], this.deps.clock.now());
       await this.deliveriesQueued(tx);
       return { delivery_id: newDeliveryId as string };
     });
