@@ -142,18 +142,31 @@ export async function newestDeliveries(
   status: DeliveryRow['status'] | null,
   limit: number,
 ): Promise<DeliveryWithType[]> {
-  const ofWebhook = () =>
+  const withType = () =>
     db
       .selectFrom('webhook_deliveries as d')
       .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
       .selectAll('d')
       .select('e.type as event_type')
-      .where('d.webhook_id', '=', webhookId)
       .orderBy('d.created_at', 'desc')
-      .orderBy('d.id', 'desc')
-      .limit(limit);
-  const pending = () => ofWebhook().where('d.status', '=', sql.lit('pending'));
-  const finished = () => ofWebhook().where(sql<boolean>`d.status <> 'pending'`);
+      .orderBy('d.id', 'desc');
+  const finished = () =>
+    withType().where('d.webhook_id', '=', webhookId).where(sql<boolean>`d.status <> 'pending'`).limit(limit);
+  // The webhook's pending deliveries are picked by id first and only the chosen ones read in full:
+  // all of them are read to be sorted, and the backlog may be long.
+  const pending = () =>
+    withType().where(
+      'd.id',
+      'in',
+      db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('status', '=', sql.lit('pending'))
+        .where('webhook_id', '=', webhookId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit),
+    );
   if (status === 'pending') return pending().execute();
   if (status !== null) return finished().where('d.status', '=', status).execute();
   return db
