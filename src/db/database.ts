@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
@@ -46,19 +45,37 @@ export interface DatabaseOptions {
 // PostgreSQL returns BIGINT (int8) as text by default; our epoch-millisecond columns fit a double exactly.
 pg.types.setTypeParser(20, (value) => Number(value));
 
+/**
+ * A Kysely instance whose every query runs on `client` (checked out by withPgConnection), kept for the
+ * client's life. Kysely checks connections out of its pool itself; this one's pool hands out the client
+ * and leaves releasing it to withPgConnection. (An AsyncLocalStorage telling withPgConnection which
+ * client Kysely took turned on Node's promise hooks, which slow down every await in the process.)
+ */
+const kyselyByClient = new WeakMap<pg.PoolClient, Kysely<DB>>();
+function kyselyOnClient(client: pg.PoolClient): Kysely<DB> {
+  let kysely = kyselyByClient.get(client);
+  if (!kysely) {
+    const lent = {
+      query: (...args: unknown[]) => (client.query as (...a: unknown[]) => unknown)(...args),
+      release: () => {},
+    } as unknown as pg.PoolClient;
+    kysely = new Kysely<DB>({
+      dialect: new PostgresDialect({ pool: { connect: async () => lent, end: async () => {} } }),
+    });
+    kyselyByClient.set(client, kysely);
+  }
+  return kysely;
+}
+
 export function openDatabase(options: DatabaseOptions): Database {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
     // A dropped idle connection must not crash the process (the pool replaces it), but it is reported.
     pool.on('error', (error) => options.onPoolError?.(error));
-    // Kysely checks connections out of the pool itself; withPgConnection learns which one through this.
-    const checkouts = new AsyncLocalStorage<{ client?: pg.PoolClient }>();
     const checkoutPool = {
       connect: async () => {
         const client = await pool.connect();
         preparedStatementsOn(client);
-        const slot = checkouts.getStore();
-        if (slot && !slot.client) slot.client = client;
         return client;
       },
       end: () => pool.end(),
@@ -72,14 +89,14 @@ export function openDatabase(options: DatabaseOptions): Database {
       pgPool: pool,
       keyChanges,
       pgNotifier,
-      withPgConnection: (work) => {
-        const slot: { client?: pg.PoolClient } = {};
-        return checkouts.run(slot, () =>
-          kysely.connection().execute((db) => {
-            if (!slot.client) throw new Error('no pooled connection was checked out');
-            return work(db, slot.client);
-          }),
-        );
+      withPgConnection: async (work) => {
+        const client = await checkoutPool.connect();
+        try {
+          // A new instance per checkout: transactions keep their state in WeakMaps keyed by `tx.db`.
+          return await work(kyselyOnClient(client).withoutPlugins(), client);
+        } finally {
+          client.release();
+        }
       },
       close: async () => {
         await pgNotifier.flushed();

@@ -13,6 +13,7 @@ import { activityInsertCostMigration } from './migrations/009-activity-insert-co
 import { activityRowidsMigration } from './migrations/010-activity-rowids.js';
 import { webhookChangesMigration } from './migrations/011-webhook-changes.js';
 import { pendingDeliveriesUnindexedMigration } from './migrations/012-pending-deliveries-unindexed.js';
+import { recentActivitiesMigration } from './migrations/013-recent-activities.js';
 import type { Dialect } from './schema.js';
 
 /** Every migration, by name; names sort in the order they apply. New migrations are added here. */
@@ -30,6 +31,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '010-activity-rowids': activityRowidsMigration(dialect),
     '011-webhook-changes': webhookChangesMigration(dialect),
     '012-pending-deliveries-unindexed': pendingDeliveriesUnindexedMigration,
+    '013-recent-activities': recentActivitiesMigration(dialect),
   };
 }
 

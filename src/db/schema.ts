@@ -227,6 +227,12 @@ export interface DB {
   asset_chunks: AssetChunksTable;
   reactions: ReactionsTable;
   activities: ActivitiesTable;
+  /** SQLite: the newest activities, not yet moved into `activities` (repositories/recent-activities.ts). */
+  recent_activities: ActivitiesTable;
+  /** A view: `activities` and, on SQLite, `recent_activities`. Read activities from here. */
+  all_activities: ActivitiesTable;
+  /** SQLite: one row, the smallest id below which ids may have been used (migration 013). */
+  activity_id_floor: { floor: number };
   idempotency_keys: IdempotencyKeysTable;
   users: UsersTable;
   sessions: SessionsTable;

@@ -29,6 +29,16 @@ const activity = (boardId: string) => ({
   created_at: NOW,
 });
 
+/** An activity as versions before migration 013 stored it (straight into `activities`). */
+async function insertOld(database: ReturnType<typeof openDatabase>, boardId: string): Promise<number> {
+  const row = activity(boardId);
+  const result = await sql<{ id: number }>`insert into activities
+    (board_id, task_id, type, actor_kind, actor_id, actor_name, origin, data, created_at)
+    values (${row.board_id}, null, ${row.type}, ${row.actor_kind}, ${row.actor_id}, ${row.actor_name},
+      ${row.origin}, ${row.data}, ${row.created_at}) returning id`.execute(database.kysely);
+  return Number(result.rows[0]?.id);
+}
+
 async function createsSequence(database: ReturnType<typeof openDatabase>): Promise<boolean> {
   const rows = await sql<{ sql: string }>`select sql from sqlite_master where name = 'activities'`.execute(
     database.kysely,
@@ -43,8 +53,7 @@ describe('migration 010-activity-rowids (sqlite)', () => {
     try {
       await migrateToLatest(database, '009-activity-insert-cost');
       const ids = [];
-      for (const board of ['brd_a', 'brd_b', 'brd_a'])
-        ids.push(await insertActivity(database.kysely, activity(board)));
+      for (const board of ['brd_a', 'brd_b', 'brd_a']) ids.push(await insertOld(database, board));
       expect(await createsSequence(database)).toBe(true);
       await migrateToLatest(database);
       expect(await createsSequence(database)).toBe(false);
@@ -66,7 +75,7 @@ describe('migration 010-activity-rowids (sqlite)', () => {
     const database = freshSqlite();
     try {
       await migrateToLatest(database, '009-activity-insert-cost');
-      const last = await insertActivity(database.kysely, activity('brd_a'));
+      const last = await insertOld(database, 'brd_a');
       await sql`delete from activities`.execute(database.kysely);
       await migrateToLatest(database);
       expect(await createsSequence(database)).toBe(true);

@@ -61,7 +61,7 @@ describe.each(DIALECTS)('asset and reaction events ($dialect)', ({ dialect, skip
       });
       await t.services.reactions.addReaction(PERSON, board, task.id, comment.id, 'eyes');
       const uiActivities = await t.db.database.kysely
-        .selectFrom('activities')
+        .selectFrom('all_activities')
         .select(['type', 'origin'])
         .where('board_id', '=', board)
         .where('origin', '=', 'ui')

@@ -2,6 +2,7 @@ import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
 import { insertActivity } from '../../src/db/repositories/activities.js';
+import { settleRecentActivities } from '../../src/db/repositories/recent-activities.js';
 import { inTransaction } from '../../src/db/transaction.js';
 import { CHANGE_CHANNEL } from '../../src/domain/activities/change-feed.js';
 import type { Actor } from '../../src/domain/actor.js';
@@ -129,6 +130,7 @@ describe.each(DIALECTS)('live board stream ($dialect)', ({ dialect, skip }) => {
       const { boardId, laneId } = await board();
       const old = (await t.services.boardView.getView(PERSON, boardId)).activityId;
       await call('POST', `/boards/${boardId}/tasks`, { title: 'Later', laneId });
+      await settleRecentActivities(t.db.database.kysely);
       await t.db.database.kysely.deleteFrom('activities').where('id', '<=', old).execute();
       const tab = await openTab(boardId, old);
       expect(tab.events.map((e) => e.type)).toEqual(['reset']);

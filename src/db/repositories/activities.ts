@@ -1,6 +1,8 @@
 import pg from 'pg';
 import { precompiled } from '../precompiled.js';
 import type { ActivityRow, Executor, NewActivityRow } from '../schema.js';
+import { sqliteConnection } from '../sqlite-direct.js';
+import { insertRecentActivity, settleRecentActivities } from './recent-activities.js';
 
 const insertActivityQuery = precompiled(
   9,
@@ -33,10 +35,12 @@ const insertActivityQuery = precompiled(
 );
 
 /**
- * Inserts one activity and returns its id (increasing per database). Runs on every change, so it is
- * precompiled; the nullable ids go through as null parameters (the casts only satisfy the string slots).
+ * Inserts one activity and returns its id (increasing per database). On SQLite it goes to the recent
+ * activities (recent-activities.ts). Runs on every change, so it is precompiled; the nullable ids go
+ * through as null parameters (the casts only satisfy the string slots).
  */
 export async function insertActivity(db: Executor, row: Omit<NewActivityRow, 'id'>): Promise<number> {
+  if (sqliteConnection(db)) return insertRecentActivity(db, row);
   const rows = await insertActivityQuery(
     db,
     row.board_id,
@@ -96,7 +100,7 @@ export async function listBoardActivities(
   boardId: string,
   page: ActivityPage,
 ): Promise<ActivityRow[]> {
-  let query = db.selectFrom('activities').selectAll().where('board_id', '=', boardId);
+  let query = db.selectFrom('all_activities').selectAll().where('board_id', '=', boardId);
   if (page.before !== undefined) query = query.where('id', '<', page.before);
   if (page.after !== undefined) query = query.where('id', '>', page.after);
   return query.orderBy('id', 'desc').limit(page.limit).execute();
@@ -110,7 +114,7 @@ export async function listTaskActivities(
   page: ActivityPage,
 ): Promise<ActivityRow[]> {
   let query = db
-    .selectFrom('activities')
+    .selectFrom('all_activities')
     .selectAll()
     .where('task_id', '=', taskId)
     .where('board_id', '=', boardId);
@@ -124,9 +128,10 @@ export async function listTaskActivities(
  * Ids increase with creation time, so the oldest ids (the primary key, no index of its own) are the
  * candidates; a batch with fewer deletions than `limit` has reached activities still kept. The newest
  * activity is always kept: SQLite hands out max(id) + 1, so an emptied table would reuse ids that live
- * streams have already seen.
+ * streams have already seen. On SQLite the recent activities are moved into `activities` first.
  */
 export async function deleteActivitiesBefore(db: Executor, before: string, limit: number): Promise<number> {
+  await settleRecentActivities(db);
   const result = await db
     .deleteFrom('activities')
     .where('id', 'in', (eb) => eb.selectFrom('activities').select('id').orderBy('id').limit(limit))

@@ -7,7 +7,7 @@ export async function findBoardActivity(
   id: number,
 ): Promise<Pick<ActivityRow, 'id' | 'type' | 'created_at'> | undefined> {
   return db
-    .selectFrom('activities')
+    .selectFrom('all_activities')
     .select(['id', 'type', 'created_at'])
     .where('board_id', '=', boardId)
     .where('id', '=', id)
@@ -20,7 +20,7 @@ export async function oldestBoardActivity(
   boardId: string,
 ): Promise<Pick<ActivityRow, 'id' | 'type'> | undefined> {
   return db
-    .selectFrom('activities')
+    .selectFrom('all_activities')
     .select(['id', 'type'])
     .where('board_id', '=', boardId)
     .orderBy('id')
@@ -30,25 +30,39 @@ export async function oldestBoardActivity(
 
 /** The board's newest activity id, 0 when it has none. */
 export async function latestBoardActivityId(db: Executor, boardId: string): Promise<number> {
+  // Not max(id): over the view, SQLite would read every activity of the board to find it.
   const row = await db
-    .selectFrom('activities')
-    .select((eb) => eb.fn.max('id').as('id'))
+    .selectFrom('all_activities')
+    .select('id')
     .where('board_id', '=', boardId)
+    .orderBy('id', 'desc')
+    .limit(1)
     .executeTakeFirst();
   return Number(row?.id ?? 0);
 }
 
 /**
- * The smallest id among activities created at or after `since` (of any board: ids follow time, so the
- * created_at index finds the start of a time window), or null when there is none.
+ * The smallest id among activities created at or after `since` (of any board), or null when there is
+ * none. Ids follow time, so it is the first id after the newest activity created before `since`: found
+ * by reading back from the newest id through the window, where min(id) over created_at would read the
+ * whole history (no index on created_at; retention deletes by id).
  */
 export async function firstActivityIdSince(db: Executor, since: string): Promise<number | null> {
-  const row = await db
-    .selectFrom('activities')
-    .select((eb) => eb.fn.min('id').as('id'))
-    .where('created_at', '>=', since)
+  const before = await db
+    .selectFrom('all_activities')
+    .select('id')
+    .where('created_at', '<', since)
+    .orderBy('id', 'desc')
+    .limit(1)
     .executeTakeFirst();
-  return row?.id == null ? null : Number(row.id);
+  const row = await db
+    .selectFrom('all_activities')
+    .select('id')
+    .where('id', '>', before?.id ?? 0)
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  return row === undefined ? null : Number(row.id);
 }
 
 /** The board's activities with id >= `fromId`, oldest first. */
@@ -59,7 +73,7 @@ export async function boardActivitiesFrom(
   limit: number,
 ): Promise<ActivityRow[]> {
   return db
-    .selectFrom('activities')
+    .selectFrom('all_activities')
     .selectAll()
     .where('board_id', '=', boardId)
     .where('id', '>=', fromId)

@@ -79,10 +79,13 @@ export async function readBoardView(db: Executor, query: CardQuery): Promise<Boa
     .execute();
 
   const cards = await readCardRows(db, query);
+  // Not max(id): over the view, SQLite would read every activity of the board to find it.
   const latest = await db
-    .selectFrom('activities')
-    .select((eb) => eb.fn.max('id').as('id'))
+    .selectFrom('all_activities')
+    .select('id')
     .where('board_id', '=', boardId)
+    .orderBy('id', 'desc')
+    .limit(1)
     .executeTakeFirst();
 
   return {
@@ -143,13 +146,14 @@ export async function readCardRows(db: Executor, query: CardQuery): Promise<Card
     where t.board_id = ${boardId} ${archivedFilter} ${taskFilter}
     group by a.task_id`.execute(db);
 
-  // Activities are in id order, which follows time: find the first id of the window through the
-  // created_at index, then read the board's slice of it through (board_id, id).
+  // Activities are in id order, which follows time: the window starts after the newest activity
+  // created before it (read back from the newest id through the window), and the board's slice of it
+  // is read through (board_id, id).
   const agents = await sql<{ task_id: string }>`
-    select distinct a.task_id from activities a
+    select distinct a.task_id from all_activities a
     where a.board_id = ${boardId} ${taskIds ? sql`and a.task_id in (${sql.join(taskIds)})` : sql``} and a.task_id is not null and a.actor_kind = 'agent'
-      and a.id >= coalesce(
-        (select min(w.id) from activities w where w.created_at >= ${query.agentSince}), 0)
+      and a.id > coalesce((select w.id from all_activities w where w.created_at < ${query.agentSince}
+        order by w.id desc limit 1), 0)
       and a.created_at >= ${query.agentSince}`.execute(db);
 
   return {
