@@ -12,6 +12,7 @@ import { taskRanksMigration } from './migrations/008-task-ranks.js';
 import { activityInsertCostMigration } from './migrations/009-activity-insert-cost.js';
 import { activityRowidsMigration } from './migrations/010-activity-rowids.js';
 import { webhookChangesMigration } from './migrations/011-webhook-changes.js';
+import { pendingDeliveriesUnindexedMigration } from './migrations/012-pending-deliveries-unindexed.js';
 import { recentActivitiesMigration } from './migrations/013-recent-activities.js';
 import type { Dialect } from './schema.js';
 
@@ -29,6 +30,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '009-activity-insert-cost': activityInsertCostMigration,
     '010-activity-rowids': activityRowidsMigration(dialect),
     '011-webhook-changes': webhookChangesMigration(dialect),
+    '012-pending-deliveries-unindexed': pendingDeliveriesUnindexedMigration,
     '013-recent-activities': recentActivitiesMigration(dialect),
   };
 }

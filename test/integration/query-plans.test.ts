@@ -3,14 +3,18 @@ import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findActiveKeyByHash } from '../../src/db/repositories/api-keys.js';
+import { listRecentDeliveries } from '../../src/db/repositories/deliveries.js';
 import {
   claimDueDeliveries,
   recordAttempt,
   recordAttempts,
 } from '../../src/db/repositories/delivery-leases.js';
+import { deliveriesOf, lastDeliveries } from '../../src/db/repositories/settings-console.js';
 import { appendSlot } from '../../src/db/repositories/task-ranks.js';
 import { countLaneTasks, findTask, listTasks } from '../../src/db/repositories/tasks.js';
 import { listTurnsPage } from '../../src/db/repositories/turns.js';
+import { deleteFinishedDeliveriesBefore } from '../../src/db/repositories/webhook-history.js';
+import { deleteWebhook } from '../../src/db/repositories/webhooks.js';
 import type { DB, Dialect } from '../../src/db/schema.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/database.js';
 
@@ -202,6 +206,18 @@ describe.each(DIALECTS)('query plans of the hot queries ($dialect)', ({ dialect,
         created_at: NOW,
       })),
     );
+    // Events whose deliveries retention has pruned: the table is bigger than the deliveries' share of it.
+    await insertChunked(
+      db,
+      'webhook_events',
+      Array.from({ length: 5000 }, (_, i) => ({
+        id: `evt_old_${i}`,
+        type: 'task.updated',
+        board_id: 'brd_1',
+        payload: '{}',
+        created_at: NOW,
+      })),
+    );
     // Mostly finished history, a few pending: the claim must find the pending ones without reading the rest.
     await insertChunked(
       db,
@@ -213,7 +229,7 @@ describe.each(DIALECTS)('query plans of the hot queries ($dialect)', ({ dialect,
         status: i % 100 === 0 ? 'pending' : 'delivered',
         attempts: 1,
         next_attempt_at: Date.parse(NOW) + i,
-        created_at: NOW,
+        created_at: new Date(Date.parse(NOW) + i).toISOString(),
       })),
     );
     await db.executeQuery(CompiledQuery.raw('analyze'));
@@ -294,6 +310,98 @@ describe.each(DIALECTS)('query plans of the hot queries ($dialect)', ({ dialect,
           ? /turns_task_captured_idx \(task_id=\? AND \(captured_at,id\)>\(\?,\?\)\)/
           : /turns_task_captured_idx on turns.*\n\s+Index Cond: \(\(task_id = .* AND \(ROW\(captured_at, id\) > ROW\(/,
       );
+    });
+
+    it("a webhook's newest deliveries: finished ones by the partial per-webhook index, pending ones by the due index", async () => {
+      // wh_0's deliveries are every 20th; every 100th is pending, the rest delivered. Each was created a
+      // millisecond after the one before, so newest first is by id, descending, whatever the status.
+      const ofWh0 = Array.from({ length: DELIVERIES / 20 }, (_, k) => DELIVERIES - 20 - 20 * k).map((i) => ({
+        id: `dlv_${String(i).padStart(6, '0')}`,
+        status: i % 100 === 0 ? 'pending' : 'delivered',
+      }));
+      const ids = (rows: ReadonlyArray<{ id: string }>) => rows.map((r) => r.id);
+      const both = await plansOf(async (db) => {
+        const rows = await listRecentDeliveries(db, 'wh_0', 25);
+        expect(rows.map((r) => [r.id, r.status])).toEqual(ofWh0.slice(0, 25).map((d) => [d.id, d.status]));
+        expect(rows.filter((r) => r.status === 'pending')).toHaveLength(5);
+        expect(rows[0]?.event_type).toBe('task.created');
+      });
+      expectIndexed(both, /deliveries_webhook_idx/);
+      expect(both).toMatch(/deliveries_due_idx/);
+      const pending = await plansOf(async (db) => {
+        const rows = await deliveriesOf(db, 'wh_0', 'pending', 50);
+        expect(ids(rows)).toEqual(ids(ofWh0.filter((d) => d.status === 'pending')).slice(0, 50));
+      });
+      expectIndexed(pending, /deliveries_due_idx/);
+      const delivered = await plansOf(async (db) => {
+        const rows = await deliveriesOf(db, 'wh_0', 'delivered', 50);
+        expect(ids(rows)).toEqual(ids(ofWh0.filter((d) => d.status === 'delivered')).slice(0, 50));
+      });
+      expectIndexed(delivered, /deliveries_webhook_idx/);
+      const last = await plansOf(async (db) => {
+        const rows = await lastDeliveries(db, ['wh_0', 'wh_7']);
+        expect(rows.get('wh_0')?.id).toBe(ofWh0[0]?.id);
+        expect(rows.get('wh_7')?.id).toBe(`dlv_${String(DELIVERIES - 13).padStart(6, '0')}`);
+      });
+      expectIndexed(last, /deliveries_webhook_idx/);
+    });
+
+    it('retention finds old finished deliveries by the partial finished index', async () => {
+      const retention = await plansOf(async (db) => {
+        // Nothing was created before NOW: the plan is what matters, no row is deleted.
+        expect(await deleteFinishedDeliveriesBefore(db, NOW, 500)).toBe(0);
+      });
+      expectIndexed(retention, /deliveries_finished_idx/);
+    });
+
+    it("deleting a webhook finds the events of its deliveries through indexes (not its row's cascade)", async () => {
+      await db
+        .insertInto('webhooks')
+        .values({
+          id: 'wh_doomed',
+          api_key_id: 'key_1',
+          url: 'https://example.com/hook',
+          events: '["*"]',
+          active: 1,
+          secret_sealed: 'sealed',
+          created_at: NOW,
+          updated_at: NOW,
+        })
+        .execute();
+      await db
+        .insertInto('webhook_deliveries')
+        .values(
+          (['pending', 'delivered'] as const).map((status, i) => ({
+            id: `dlv_doomed_${i}`,
+            webhook_id: 'wh_doomed',
+            event_id: `evt_${i}`,
+            status,
+            attempts: 1,
+            next_attempt_at: Date.parse(NOW),
+            created_at: NOW,
+          })),
+        )
+        .execute();
+      const plan = await plansOf(async (db) => {
+        await deleteWebhook(db, 'wh_doomed');
+      });
+      const [events, webhookRow] = plan.split(
+        /\n(?=Delete on webhooks|\d+ \d+ \d+ SEARCH webhooks USING INDEX)/,
+      );
+      // The statement deleting the events: each of the two reads of webhook_deliveries is indexed.
+      expect(events).not.toMatch(/SCAN webhook_deliveries\s*$|Seq Scan on webhook_deliveries/m);
+      expect(events).toMatch(/deliveries_webhook_idx/);
+      expect(events).toMatch(/deliveries_due_idx/);
+      // Deleting the webhook row cascades to its deliveries by webhook_id, which no index on all rows
+      // serves any more: on SQLite this plan shows that scan (PostgreSQL's cascade runs in a trigger).
+      expect(webhookRow).toMatch(dialect === 'sqlite' ? /SCAN webhook_deliveries/ : /Delete on webhooks/);
+      expect(
+        await db
+          .selectFrom('webhook_deliveries')
+          .select('id')
+          .where('webhook_id', '=', 'wh_doomed')
+          .execute(),
+      ).toEqual([]);
     });
 
     it('the delivery claim finds due deliveries by the (status, next_attempt_at) index; results by id', async () => {

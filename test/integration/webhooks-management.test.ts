@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliveriesOf, lastDeliveries } from '../../src/db/repositories/settings-console.js';
 import { WEBHOOK_EVENT_TYPES as EVENT_TYPES } from '../../src/domain/activities/activity-types.js';
 import { DIALECTS } from '../support/database.js';
 import { buildWebhookApp, type WebhookApp } from '../support/webhook-app.js';
@@ -233,6 +234,62 @@ describe.each(DIALECTS)('webhook management ($dialect)', ({ dialect, skip }) => 
       expect(detail.recent_deliveries.map((d: { id: string }) => d.id)).toEqual(ids.slice(2).reverse());
     });
 
+    it('lists pending and finished deliveries together, newest first, in the API and the settings console', async () => {
+      const { key } = await t.createKey('all');
+      const hook = await t.createWebhook(key, TARGET);
+      const ids: string[] = [];
+      for (let i = 0; i < 30; i++) {
+        ids.push((await t.request(key, 'POST', `${API}/webhooks/${hook.id}/ping`)).json().data.delivery_id);
+        await new Promise((r) => setTimeout(r, 2));
+      }
+      // As the dispatcher leaves them: the 6 oldest still pending (retrying), then a mix, the newest pending.
+      const statusOf = (i: number) =>
+        i < 6 || i % 4 === 1 || i === 29 ? 'pending' : i % 4 === 3 ? 'failed' : 'delivered';
+      const db = t.db.database.kysely;
+      for (const status of ['delivered', 'failed'] as const) {
+        const finished = ids.filter((_, i) => statusOf(i) === status);
+        await db
+          .updateTable('webhook_deliveries')
+          .set({ status, attempts: 1, last_attempt_at: new Date().toISOString() })
+          .where('id', 'in', finished)
+          .execute();
+      }
+      const newestFirst = ids.map((id, i) => ({ id, status: statusOf(i) })).reverse();
+
+      const detail = (await t.request(key, 'GET', `${API}/webhooks/${hook.id}`)).json().data;
+      expect(detail.recent_deliveries.map((d: { id: string; status: string }) => [d.id, d.status])).toEqual(
+        newestFirst.slice(0, 25).map((d) => [d.id, d.status]),
+      );
+
+      const listed = async (status: 'pending' | 'delivered' | 'failed' | null, limit: number) =>
+        (await deliveriesOf(db, hook.id, status, limit)).map((d) => d.id);
+      expect(await listed(null, 50)).toEqual(newestFirst.map((d) => d.id));
+      expect(await listed(null, 7)).toEqual(newestFirst.slice(0, 7).map((d) => d.id));
+      for (const status of ['pending', 'delivered', 'failed'] as const) {
+        const expected = newestFirst.filter((d) => d.status === status).map((d) => d.id);
+        expect(expected.length).toBeGreaterThan(3);
+        expect(await listed(status, 50)).toEqual(expected);
+        expect(await listed(status, 3)).toEqual(expected.slice(0, 3));
+      }
+
+      // The newest delivery of each webhook, whether pending (this one) or finished (a second webhook's).
+      const other = await t.createWebhook(key, TARGET);
+      const older = (await t.request(key, 'POST', `${API}/webhooks/${other.id}/ping`)).json().data
+        .delivery_id;
+      await new Promise((r) => setTimeout(r, 2));
+      const newer = (await t.request(key, 'POST', `${API}/webhooks/${other.id}/ping`)).json().data
+        .delivery_id;
+      await db
+        .updateTable('webhook_deliveries')
+        .set({ status: 'delivered' })
+        .where('id', '=', newer)
+        .execute();
+      const last = await lastDeliveries(db, [hook.id, other.id]);
+      expect(last.get(hook.id)).toMatchObject({ id: ids[29], status: 'pending', event_type: 'ping' });
+      expect(last.get(other.id)).toMatchObject({ id: newer, status: 'delivered', event_type: 'ping' });
+      expect(older).not.toBe(newer);
+    });
+
     it('rotates the secret: a new whsec_ value, returned once', async () => {
       const { key } = await t.createKey('all');
       const hook = await t.createWebhook(key, TARGET);
@@ -249,6 +306,22 @@ describe.each(DIALECTS)('webhook management ($dialect)', ({ dialect, skip }) => 
       const board = await t.createBoard(key);
       await t.request(key, 'POST', `${API}/webhooks/${hook.id}/ping`);
       const db = t.db.database.kysely;
+      // One of its deliveries finished: pending and finished ones are indexed apart (migration 012).
+      const delivered = (await t.request(key, 'POST', `${API}/webhooks/${hook.id}/ping`)).json().data
+        .delivery_id;
+      await db
+        .updateTable('webhook_deliveries')
+        .set({ status: 'delivered' })
+        .where('id', '=', delivered)
+        .execute();
+      const pingEvents = (
+        await db
+          .selectFrom('webhook_deliveries')
+          .select('event_id')
+          .where('webhook_id', '=', hook.id)
+          .execute()
+      ).map((r) => r.event_id);
+      expect(pingEvents).toHaveLength(3);
       const del = await t.request(key, 'DELETE', `${API}/webhooks/${hook.id}`);
       expect(del.statusCode).toBe(204);
       expect(del.body).toBe('');
@@ -266,6 +339,13 @@ describe.each(DIALECTS)('webhook management ($dialect)', ({ dialect, skip }) => 
         .where('board_id', '=', board)
         .execute();
       expect(events).toEqual([{ type: 'board.created', board_id: board }]);
+      const pingsLeft = await db
+        .selectFrom('webhook_events')
+        .select('id')
+        .where('id', 'in', pingEvents)
+        .where('type', '=', 'ping')
+        .execute();
+      expect(pingsLeft).toEqual([]);
       const keptDeliveries = await db
         .selectFrom('webhook_deliveries')
         .select('id')

@@ -1,4 +1,4 @@
-import { CompiledQuery } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { newId } from '../../lib/ids.js';
 import { registerPrepared } from '../pg-prepared.js';
 import type { DeliveryRow, Executor } from '../schema.js';
@@ -126,14 +126,55 @@ export async function listRecentDeliveries(
   webhookId: string,
   limit: number,
 ): Promise<DeliveryWithType[]> {
+  return newestDeliveries(db, webhookId, null, limit);
+}
+
+/**
+ * The webhook's newest `limit` deliveries (of one status when given), newest first: ordered by
+ * created_at, then id, both descending. `deliveries_webhook_idx` holds finished deliveries only
+ * (migration 012), so pending ones are found through `deliveries_due_idx` (status, next_attempt_at)
+ * among all pending deliveries, a bounded backlog, and the two indexed reads are merged in one
+ * statement. The literal `status <> 'pending'` is what lets the planner use the partial index.
+ */
+export async function newestDeliveries(
+  db: Executor,
+  webhookId: string,
+  status: DeliveryRow['status'] | null,
+  limit: number,
+): Promise<DeliveryWithType[]> {
+  const withType = () =>
+    db
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+      .selectAll('d')
+      .select('e.type as event_type')
+      .orderBy('d.created_at', 'desc')
+      .orderBy('d.id', 'desc');
+  const finished = () =>
+    withType().where('d.webhook_id', '=', webhookId).where(sql<boolean>`d.status <> 'pending'`).limit(limit);
+  // The webhook's pending deliveries are picked by id first and only the chosen ones read in full:
+  // all of them are read to be sorted, and the backlog may be long.
+  const pending = () =>
+    withType().where(
+      'd.id',
+      'in',
+      db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('status', '=', sql.lit('pending'))
+        .where('webhook_id', '=', webhookId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit),
+    );
+  if (status === 'pending') return pending().execute();
+  if (status !== null) return finished().where('d.status', '=', status).execute();
   return db
-    .selectFrom('webhook_deliveries as d')
-    .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
-    .selectAll('d')
-    .select('e.type as event_type')
-    .where('d.webhook_id', '=', webhookId)
-    .orderBy('d.created_at', 'desc')
-    .orderBy('d.id', 'desc')
+    .selectFrom(finished().as('f'))
+    .selectAll()
+    .unionAll(db.selectFrom(pending().as('p')).selectAll())
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
     .limit(limit)
     .execute();
 }

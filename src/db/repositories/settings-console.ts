@@ -1,5 +1,5 @@
 import type { DeliveryAttemptRow, Executor } from '../schema.js';
-import type { DeliveryWithType } from './deliveries.js';
+import { type DeliveryWithType, newestDeliveries } from './deliveries.js';
 
 /** Queries behind the web UI's Settings pages (keys and webhooks with what the lists show beside them). */
 
@@ -62,16 +62,7 @@ export async function lastDeliveries(
 ): Promise<Map<string, DeliveryWithType>> {
   const result = new Map<string, DeliveryWithType>();
   for (const webhookId of webhookIds) {
-    const row = await db
-      .selectFrom('webhook_deliveries as d')
-      .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
-      .selectAll('d')
-      .select('e.type as event_type')
-      .where('d.webhook_id', '=', webhookId)
-      .orderBy('d.created_at', 'desc')
-      .orderBy('d.id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+    const [row] = await newestDeliveries(db, webhookId, null, 1);
     if (row) result.set(webhookId, row);
   }
   return result;
@@ -83,14 +74,7 @@ export async function deliveriesOf(
   status: 'pending' | 'delivered' | 'failed' | null,
   limit: number,
 ): Promise<DeliveryWithType[]> {
-  let query = db
-    .selectFrom('webhook_deliveries as d')
-    .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
-    .selectAll('d')
-    .select('e.type as event_type')
-    .where('d.webhook_id', '=', webhookId);
-  if (status !== null) query = query.where('d.status', '=', status);
-  return query.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(limit).execute();
+  return newestDeliveries(db, webhookId, status, limit);
 }
 
 export async function attemptsOf(

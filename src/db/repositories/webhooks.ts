@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { precompiled } from '../precompiled.js';
 import type { Executor, WebhookRow } from '../schema.js';
 
@@ -36,11 +37,29 @@ export async function updateWebhook(
  * delivery still refers to, so nothing of their history is left behind.
  */
 async function deleteWebhooksWhere(db: Executor, column: 'id' | 'api_key_id', value: string): Promise<void> {
-  const doomed = db.selectFrom('webhooks').select('id').where(column, '=', value);
+  // The ids first: with a list of values (not a subquery) the planner reads each webhook's deliveries
+  // through the index instead of weighing a scan.
+  const doomed = (await db.selectFrom('webhooks').select('id').where(column, '=', value).execute()).map(
+    (r) => r.id,
+  );
+  if (doomed.length === 0) return;
   await db
     .deleteFrom('webhook_events')
     .where('id', 'in', (eb) =>
-      eb.selectFrom('webhook_deliveries').select('event_id').where('webhook_id', 'in', doomed),
+      // Finished and pending deliveries apart, each through an index: the per-webhook index holds
+      // finished ones only (migration 012), pending ones are read from the due index.
+      eb
+        .selectFrom('webhook_deliveries')
+        .select('event_id')
+        .where('webhook_id', 'in', doomed)
+        .where(sql<boolean>`status <> 'pending'`)
+        .unionAll(
+          eb
+            .selectFrom('webhook_deliveries')
+            .select('event_id')
+            .where('status', '=', sql.lit('pending'))
+            .where('webhook_id', 'in', doomed),
+        ),
     )
     .where((eb) =>
       eb.not(
