@@ -124,13 +124,29 @@ export async function migrateToLatest(database: Database, target?: string): Prom
 
 function isConcurrentSchemaDrop(error: unknown, results: readonly MigrationResult[] | undefined): boolean {
   const nothingApplied = (results ?? []).every((r) => r.status === 'NotExecuted');
+  return nothingApplied && isCatalogChurn(error);
+}
+
+/** The error a catalog read across schemas fails with when another schema is dropped meanwhile. */
+function isCatalogChurn(error: unknown): boolean {
   const code = (error as { code?: string }).code;
   return (
-    nothingApplied &&
     error instanceof Error &&
     ((code === '3F000' && /^schema ".*" does not exist$/.test(error.message)) || // invalid_schema_name
       (code === '42P01' && /^relation ".*" does not exist$/.test(error.message))) // undefined_table
   );
+}
+
+/** A read of Kysely's migration state, tried again as migrateToLatest is when another schema is dropped. */
+async function readingCatalog<T>(read: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await read();
+    } catch (error) {
+      if (attempt >= 30 || !isCatalogChurn(error)) throw error;
+      await delay(5 + Math.random() * 20);
+    }
+  }
 }
 
 async function currentSchema(database: Database): Promise<string> {
@@ -143,7 +159,9 @@ async function currentSchema(database: Database): Promise<string> {
 /** The names of the migrations not yet applied to this database. */
 export async function pendingMigrations(database: Database): Promise<string[]> {
   const migrator = await migratorFor(database);
-  return (await migrator.getMigrations()).filter((m) => m.executedAt === undefined).map((m) => m.name);
+  // The CLI's commands other than migrate read this; it reads the catalog as the migrator does.
+  const migrations = await readingCatalog(() => migrator.getMigrations());
+  return migrations.filter((m) => m.executedAt === undefined).map((m) => m.name);
 }
 
 /** Fails with SchemaOutdatedError unless every migration has been applied. */

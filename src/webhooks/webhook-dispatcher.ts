@@ -98,10 +98,12 @@ export class WebhookDispatcher {
     this.maxConcurrency = options.maxConcurrency ?? 512;
     const perHost = options.perHostConcurrency ?? 16;
     // One host's waiting line takes at most half of the process's deliveries (less its attempts in
-    // flight), so the other hosts can always be claimed for; never less than one round.
-    const maxWaiting = Math.min(
-      WAITING_ROUNDS * perHost,
-      Math.max(perHost, Math.floor(this.maxConcurrency / 2) - perHost),
+    // flight), so the other hosts can always be claimed for. At least one delivery waits, so a busy
+    // host's next attempt needs no claim of its own; a floor of a whole round let one slow host hold every
+    // slot when the process has few (6 slots, 3 per host: 3 in flight and 3 waiting).
+    const maxWaiting = Math.max(
+      1,
+      Math.min(WAITING_ROUNDS * perHost, Math.floor(this.maxConcurrency / 2) - perHost),
     );
     this.hosts = new HostQueues<HeldJob>(perHost, maxWaiting);
     // A claimed delivery usually waits at most one round of its host's attempts, then takes one attempt,

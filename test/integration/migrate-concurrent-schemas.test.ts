@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { requireCurrentSchema } from '../../src/db/migrate.js';
 import { createTestDatabase, TEST_DATABASE_URL } from '../support/database.js';
 
 // Kysely's migrator reads the catalog of every schema in the database; a schema dropped by someone
@@ -21,6 +22,8 @@ describe.skipIf(TEST_DATABASE_URL === null)('migrations beside schemas dropped b
     try {
       for (let n = 0; n < 8; n++) {
         const db = await createTestDatabase('postgres');
+        // What every CLI command but migrate checks first (it reads the same catalog).
+        for (let check = 0; check < 5; check++) await requireCurrentSchema(db.database);
         await db.drop();
       }
     } finally {

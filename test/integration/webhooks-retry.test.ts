@@ -297,6 +297,44 @@ describe.each(DIALECTS)('one slow receiver does not starve the others ($dialect)
   });
 });
 
+describe.each(DIALECTS)('a slow host claimed in one batch ($dialect)', ({ dialect, skip }) => {
+  let t: WebhookApp;
+  let slow: WebhookReceiver;
+  let fast: WebhookReceiver;
+  beforeAll(async () => {
+    if (skip) return;
+    slow = await WebhookReceiver.start();
+    fast = await WebhookReceiver.start();
+    // Longer than the fast host is given below: a fast delivery that waits for a slow attempt fails.
+    slow.reply = { status: 200, delayMs: 4000 };
+    t = await buildWebhookApp(dialect, {
+      timeoutMs: 5000,
+      maxConcurrency: 6,
+      perHostConcurrency: 3,
+      startDispatcher: false,
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await slow?.close();
+    await fast?.close();
+  });
+
+  describe.skipIf(skip)('', () => {
+    it('does not take every slot when the first claim finds only its deliveries', async () => {
+      const { key } = await t.createKey('all');
+      const stuck = await t.createWebhook(key, slow.url('/stuck'));
+      const quick = await t.createWebhook(key, fast.url('/quick'));
+      // Queued before the dispatcher runs, so its first claim (6 free slots) takes the 6 slow ones.
+      for (let i = 0; i < 6; i++) await t.request(key, 'POST', `${API}/webhooks/${stuck.id}/ping`);
+      for (let i = 0; i < 4; i++) await t.request(key, 'POST', `${API}/webhooks/${quick.id}/ping`);
+      t.dispatcher.start();
+      await fast.waitFor(4, () => true, 2500);
+      expect(slow.requests.length).toBe(3);
+    });
+  });
+});
+
 /** The most requests that arrived within any window of `windowMs` (a proxy for attempts in flight). */
 function peakConcurrency(times: number[], windowMs: number): number {
   const sorted = [...times].sort((a, b) => a - b);
