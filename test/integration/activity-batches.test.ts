@@ -1,8 +1,11 @@
+import os from 'node:os';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/database.js';
+import { insertActivity } from '../../src/db/repositories/activities.js';
 import { RECENT_ACTIVITIES_BATCH } from '../../src/db/repositories/recent-activities.js';
 import { CLI_OPERATOR } from '../../src/domain/actor.js';
-import { DIALECTS } from '../support/database.js';
+import { createTestDatabase, DIALECTS } from '../support/database.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 
 const API = '/api/ext/v1';
@@ -87,3 +90,47 @@ describe.each(DIALECTS)('activity history across recent batches ($dialect)', ({ 
     });
   });
 });
+
+// Each connection remembers the id its next activity takes; another connection's inserts must not
+// make two activities share an id (SQLite: two connections on one file, as a CLI process beside the
+// server).
+describe('activity ids with two connections on one SQLite file', () => {
+  it('stay unique and increasing when two connections insert in turn, across batch moves', async () => {
+    const first = await createTestDatabase('sqlite');
+    const second = openDatabase({
+      databaseUrl: null,
+      dataDir: os.tmpdir(),
+      sqliteFile: first.sqliteFile as string,
+    });
+    try {
+      const ids: number[] = [];
+      for (let i = 0; i < RECENT_ACTIVITIES_BATCH + 40; i++) {
+        const writer = i % 3 === 0 ? second : first.database;
+        ids.push(await insertActivity(writer.kysely, activity(`brd_${i % 2}`, i)));
+      }
+      expect(ids).toEqual([...ids].sort((a, b) => a - b));
+      expect(new Set(ids).size).toBe(ids.length);
+      const stored = await sql<{ n: number }>`select count(*) as n from all_activities`.execute(
+        first.database.kysely,
+      );
+      expect(Number(stored.rows[0]?.n)).toBe(ids.length);
+    } finally {
+      await second.close();
+      await first.drop();
+    }
+  });
+});
+
+function activity(boardId: string, n: number) {
+  return {
+    board_id: boardId,
+    task_id: null,
+    type: 'board.updated',
+    actor_kind: 'user' as const,
+    actor_id: 'usr_ada',
+    actor_name: 'Ada',
+    origin: 'ui' as const,
+    data: JSON.stringify({ n }),
+    created_at: new Date().toISOString(),
+  };
+}
