@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Database } from '../database.js';
 import type { BoardRow, Executor, LaneRow } from '../schema.js';
+import { latestBoardActivityId } from './board-events.js';
 import { countedPosition, laneOrder, numberPositions } from './task-ranks.js';
 
 /** One card's row: the task's own columns plus its aggregates. */
@@ -79,20 +80,11 @@ export async function readBoardView(db: Executor, query: CardQuery): Promise<Boa
     .execute();
 
   const cards = await readCardRows(db, query);
-  // Not max(id): over the view, SQLite would read every activity of the board to find it.
-  const latest = await db
-    .selectFrom('all_activities')
-    .select('id')
-    .where('board_id', '=', boardId)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-
   return {
     board,
     lanes,
     ...cards,
-    activityId: Number(latest?.id ?? 0),
+    activityId: await latestBoardActivityId(db, boardId),
   };
 }
 
