@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   expectAccessible,
@@ -189,9 +189,23 @@ describe('the task page in the browser', { timeout: 60_000 }, () => {
       .poll(async () => (await todos.locator('label:not(.sr-only)').allTextContents()).join('|'))
       .toBe('Reproduce|Write a test|Fix the cookie path');
 
-    await todos.getByRole('checkbox', { name: 'Reproduce' }).click();
-    expect(await todos.getByRole('checkbox', { name: 'Reproduce' }).isChecked()).toBe(true);
+    // "At once": the tick shows while the server has not answered yet (its answer is held back here;
+    // the page draws the tick a task after the click, so it is polled for, not read at the click).
+    let answer: () => void = () => {};
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const holdTick = async (route: Route) => {
+      if (route.request().method() === 'PATCH') await answered;
+      await route.continue();
+    };
+    await page.route('**/todos/*', holdTick);
+    const reproduce = todos.getByRole('checkbox', { name: 'Reproduce' });
+    await reproduce.click();
+    await expect.poll(() => reproduce.isChecked(), { timeout: 2000 }).toBe(true);
     await todos.getByText('1/3').waitFor();
+    answer();
+    await page.unroute('**/todos/*', holdTick);
 
     await todos.getByRole('button', { name: 'Delete todo Write a test' }).click();
     await todos.getByText('1/2').waitFor();

@@ -13,16 +13,23 @@ export function Todos({ boardId, taskId }: { boardId: string; taskId: string }) 
   const base = `${taskPath(boardId, taskId)}/todos`;
   const todos = useQuery({ queryKey: key, queryFn: () => api.get<Todo[]>(base) });
   const refresh = () => queryClient.invalidateQueries({ queryKey: key });
+  // What the server answers for one change predates the others still on their way: with another todo
+  // change pending, its answer (or a re-read) would undo that change's tick or order on screen until
+  // the last one settles. So only the last change to settle shows the server's list.
+  const lastPending = () => queryClient.isMutating({ mutationKey: key }) <= 1;
+  const refreshWhenLast = () => (lastPending() ? refresh() : undefined);
   const onError = (error: unknown) => toast.error(errorMessage(error));
   // New todos join the latest iteration (an agent's current round of work).
   const latestIteration = Math.max(0, ...(todos.data ?? []).map((t) => t.iteration));
   const add = useMutation({
+    mutationKey: key,
     mutationFn: (text: string) => api.post<Todo>(base, { text, iteration: latestIteration }),
-    onSuccess: refresh,
+    onSuccess: refreshWhenLast,
     onError,
   });
   // The tick shows at once; a refused change puts the list back as it was.
   const toggle = useMutation({
+    mutationKey: key,
     mutationFn: (todo: Todo) => api.patch<Todo>(`${base}/${todo.id}`, { done: !todo.done }),
     onMutate: async (todo: Todo) => {
       await queryClient.cancelQueries({ queryKey: key });
@@ -36,20 +43,22 @@ export function Todos({ boardId, taskId }: { boardId: string; taskId: string }) 
       queryClient.setQueryData(key, context?.before);
       onError(error);
     },
-    onSettled: refresh,
+    onSettled: refreshWhenLast,
   });
   const [editingId, setEditingId] = useState<string | null>(null);
   const edit = useMutation({
+    mutationKey: key,
     mutationFn: ({ todo, text }: { todo: Todo; text: string }) =>
       api.patch<Todo>(`${base}/${todo.id}`, { text }),
     onSuccess: () => {
       setEditingId(null);
-      return refresh();
+      return refreshWhenLast();
     },
     onError,
   });
   // The new order shows at once (a dropped todo stays where it was dropped); refused, it goes back.
   const reorder = useMutation({
+    mutationKey: key,
     mutationFn: (orderedIds: string[]) => api.post<Todo[]>(`${base}/reorder`, { orderedIds }),
     onMutate: async (orderedIds: string[]) => {
       await queryClient.cancelQueries({ queryKey: key });
@@ -59,11 +68,13 @@ export function Todos({ boardId, taskId }: { boardId: string; taskId: string }) 
       if (before && after.length === before.length) queryClient.setQueryData(key, after);
       return { before };
     },
-    onSuccess: (list) => queryClient.setQueryData(key, list),
+    onSuccess: (list) => {
+      if (lastPending()) queryClient.setQueryData(key, list);
+    },
     onError: (error, _ids, context) => {
       queryClient.setQueryData(key, context?.before);
       onError(error);
-      return refresh();
+      return refreshWhenLast();
     },
   });
   const onDrop = (activeId: string, overId: string) => {
@@ -86,8 +97,9 @@ export function Todos({ boardId, taskId }: { boardId: string; taskId: string }) 
     edit.mutate({ todo, text: String(new FormData(event.currentTarget).get('text')) });
   };
   const remove = useMutation({
+    mutationKey: key,
     mutationFn: (todo: Todo) => api.delete(`${base}/${todo.id}`),
-    onSuccess: refresh,
+    onSuccess: refreshWhenLast,
     onError,
   });
   const rowActions: TodoRowActions = {
