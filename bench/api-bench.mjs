@@ -28,6 +28,8 @@ const children = [];
 const portBase = Number(process.env.BENCH_PORT_BASE ?? 20000 + (process.pid % 2000) * 20);
 // Node options for Laneboard's server processes only (e.g. `--trace-gc`, or V8 heap flags to compare).
 const serverArgs = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
+// Only the scenarios whose name contains one of these words (comma-separated), e.g. `detail,create`.
+const only = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
 
 async function freshSchemaUrl() {
   if (!databaseUrl) return null;
@@ -192,7 +194,9 @@ try {
   );
   const loadBefore = loadAverage();
 
-  const scenarios = (ids) => [
+  const scenarios = (ids) =>
+    allScenarios(ids).filter((s) => only.length === 0 || only.some((w) => s.name.includes(w)));
+  const allScenarios = (ids) => [
     { name: 'list tasks (100)', method: 'GET', path: `/api/ext/v1/boards/${ids.board.id}/tasks` },
     { name: 'task detail', method: 'GET', path: `/api/ext/v1/boards/${ids.board.id}/tasks/${ids.task.id}` },
     {
