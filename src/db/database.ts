@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { type KeyChanges, pgKeyChanges, sqliteKeyChanges } from './key-changes.js';
 import { PgNotifier } from './pg-notifier.js';
@@ -9,6 +9,7 @@ import { preparedStatementsOn } from './pg-prepared.js';
 import type { DB, Dialect } from './schema.js';
 import { BACKSTOP_AUTOCHECKPOINT_PAGES, SqliteCheckpointer } from './sqlite-checkpointer.js';
 import { registerSqliteDirect } from './sqlite-direct.js';
+import { LockWaitingSqliteDialect, SQLITE_BUSY_TIMEOUT_MS } from './sqlite-lock-wait.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 
 export interface Database {
@@ -111,7 +112,7 @@ export function openDatabase(options: DatabaseOptions): Database {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   // Checkpoints run in a worker (sqlite-checkpointer.ts); this connection's own is the backstop.
   const checkpointer =
     file === ':memory:' ? null : new SqliteCheckpointer(file, (error) => options.onCheckpointError?.(error));
@@ -124,7 +125,7 @@ export function openDatabase(options: DatabaseOptions): Database {
   const statements = withStatementCache(sqlite, 1000, () => {
     for (const listener of rollbackListeners) listener();
   });
-  const kysely = new Kysely<DB>({ dialect: new SqliteDialect({ database: statements }) });
+  const kysely = new Kysely<DB>({ dialect: new LockWaitingSqliteDialect(sqlite, { database: statements }) });
   registerSqliteDirect(kysely, { sqlite, prepare: statements.prepareCached, rollbackListeners });
   return {
     kysely,

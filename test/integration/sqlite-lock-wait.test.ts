@@ -1,0 +1,85 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Database, openDatabase } from '../../src/db/database.js';
+
+const dirs: string[] = [];
+const opened: Database[] = [];
+afterEach(async () => {
+  for (const database of opened.splice(0)) await database.close();
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function servingDatabase(): Promise<{ database: Database; file: string }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-lock-wait-'));
+  dirs.push(dir);
+  const file = path.join(dir, 'db.sqlite');
+  const database = openDatabase({ databaseUrl: null, dataDir: dir, sqliteFile: file });
+  opened.push(database);
+  await sql`create table notes (id integer primary key, body text)`.execute(database.kysely);
+  return { database, file };
+}
+
+/** Another process holds the write lock for `holdMs` (as the dispatcher thread or a CLI command may). */
+async function holdWriteLock(file: string, holdMs: number): Promise<{ exited: Promise<void> }> {
+  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  const child = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const db = new (require(${JSON.stringify(driver)}))(${JSON.stringify(file)});
+       db.exec("begin immediate; insert into notes (body) values ('held')");
+       require('node:fs').writeSync(1, 'locked\\n');
+       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ${holdMs});
+       db.exec('commit');`,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+  return { exited };
+}
+
+/** How often a 5 ms interval fired while `work` ran: near zero when the event loop was blocked. */
+async function ticksDuring<T>(work: () => Promise<T>): Promise<{ ticks: number; ms: number; value: T }> {
+  let ticks = 0;
+  const timer = setInterval(() => ticks++, 5);
+  const started = performance.now();
+  try {
+    const value = await work();
+    return { ticks, ms: performance.now() - started, value };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+describe('the serving SQLite connection waiting for the write lock', () => {
+  it('waits for another writer without stopping the event loop, then commits', async () => {
+    const { database, file } = await servingDatabase();
+    const { exited } = await holdWriteLock(file, 300);
+    const { ticks, ms } = await ticksDuring(() =>
+      database.kysely.transaction().execute(async (trx) => {
+        await sql`insert into notes (body) values ('served')`.execute(trx);
+      }),
+    );
+    await exited;
+    expect(ms).toBeGreaterThanOrEqual(200);
+    // SQLite's busy handler would sleep inside the call: no timer could fire until the lock was free.
+    expect(ticks).toBeGreaterThanOrEqual(10);
+    const rows = await sql<{ body: string }>`select body from notes order by id`.execute(database.kysely);
+    expect(rows.rows.map((row) => row.body)).toEqual(['held', 'served']);
+  });
+
+  it('keeps the busy timeout for statements outside transactions', async () => {
+    const { database, file } = await servingDatabase();
+    const { exited } = await holdWriteLock(file, 200);
+    await sql`insert into notes (body) values ('autocommit')`.execute(database.kysely);
+    await exited;
+    const rows = await sql<{ body: string }>`select body from notes order by id`.execute(database.kysely);
+    expect(rows.rows.map((row) => row.body)).toEqual(['held', 'autocommit']);
+  });
+});
