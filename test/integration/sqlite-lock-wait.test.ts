@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/db/database.js';
+import { holdWriteLock } from '../support/sqlite-write-lock.js';
 
 const dirs: string[] = [];
 const opened: Database[] = [];
@@ -22,26 +21,6 @@ async function servingDatabase(): Promise<{ database: Database; file: string }> 
   opened.push(database);
   await sql`create table notes (id integer primary key, body text)`.execute(database.kysely);
   return { database, file };
-}
-
-/** Another process holds the write lock for `holdMs` (as the dispatcher thread or a CLI command may). */
-async function holdWriteLock(file: string, holdMs: number): Promise<{ exited: Promise<void> }> {
-  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const child = spawn(
-    process.execPath,
-    [
-      '-e',
-      `const db = new (require(${JSON.stringify(driver)}))(${JSON.stringify(file)});
-       db.exec("begin immediate; insert into notes (body) values ('held')");
-       require('node:fs').writeSync(1, 'locked\\n');
-       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ${holdMs});
-       db.exec('commit');`,
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
-  return { exited };
 }
 
 /** How often a 5 ms interval fired while `work` ran: near zero when the event loop was blocked. */

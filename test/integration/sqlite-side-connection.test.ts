@@ -1,12 +1,11 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSideConnection } from '../../src/db/sqlite-side-connection.js';
+import { holdWriteLock } from '../support/sqlite-write-lock.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -22,26 +21,6 @@ function walFile(): string {
   db.exec('create table notes (id integer primary key, body text)');
   db.close();
   return file;
-}
-
-/** Another process holds the write lock for `holdMs` (like the server's connection in a transaction). */
-async function holdWriteLock(file: string, holdMs: number): Promise<{ exited: Promise<void> }> {
-  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const child = spawn(
-    process.execPath,
-    [
-      '-e',
-      `const db = new (require(${JSON.stringify(driver)}))(${JSON.stringify(file)});
-       db.exec("begin immediate; insert into notes (body) values ('held')");
-       require('node:fs').writeSync(1, 'locked\\n');
-       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ${holdMs});
-       db.exec('commit');`,
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
-  return { exited };
 }
 
 describe('the dispatcher thread’s SQLite connection', () => {
