@@ -200,12 +200,17 @@ describe('the task page in the browser', { timeout: 60_000 }, () => {
       await route.continue();
     };
     await page.route('**/todos/*', holdTick);
+    const patched = page.waitForResponse(
+      (response) => response.request().method() === 'PATCH' && response.url().includes('/todos/'),
+    );
     const reproduce = todos.getByRole('checkbox', { name: 'Reproduce' });
     await reproduce.click();
     await expect.poll(() => reproduce.isChecked(), { timeout: 2000 }).toBe(true);
     await todos.getByText('1/3').waitFor();
     answer();
+    expect((await patched).status()).toBe(200);
     await page.unroute('**/todos/*', holdTick);
+    expect(await reproduce.isChecked()).toBe(true);
 
     await todos.getByRole('button', { name: 'Delete todo Write a test' }).click();
     await todos.getByText('1/2').waitFor();
