@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifySchema,
+  onSendHookHandler,
+  preHandlerHookHandler,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import type { IdempotencyClaim, IdempotencyService } from '../../domain/idempotency/idempotency-service.js';
 import { IDEMPOTENT_ERRORS } from '../../schemas/errors.js';
@@ -24,6 +31,12 @@ const IdempotencyHeaders = Type.Object({
   ),
 });
 
+/** A route option's hooks as a list (Fastify takes one hook or several). */
+function hooksOf<T>(hooks: T | T[] | undefined): T[] {
+  if (hooks === undefined) return [];
+  return Array.isArray(hooks) ? hooks : [hooks];
+}
+
 /** The request as a retry must repeat it: method, path and body. */
 function fingerprint(method: string, url: string, body: unknown): string {
   return createHash('sha256')
@@ -41,6 +54,7 @@ export const idempotency = fp<{ service: IdempotencyService }>(
     app.decorateRequest('idempotencyClaim', null);
 
     // Declared on each POST route, so it is validated like any header and shown in the OpenAPI document.
+    // The hooks are the POST routes' own: reads (most requests) run no preHandler or onSend hook at all.
     app.addHook('onRoute', (route) => {
       if (route.method !== 'POST' || !route.url.startsWith('/api/ext/v1')) return;
       if (route.config?.auth === false) return;
@@ -50,16 +64,16 @@ export const idempotency = fp<{ service: IdempotencyService }>(
         headers: IdempotencyHeaders,
         ...(schema.response ? { response: { ...(schema.response as object), ...IDEMPOTENT_ERRORS } } : {}),
       };
+      route.preHandler = [claimHook, ...hooksOf(route.preHandler)];
+      route.onSend = [...hooksOf(route.onSend), storeHook];
     });
 
     // Without an Idempotency-Key header (most requests) the hooks pass through without a promise.
-    app.addHook('preHandler', (request, reply, done) => {
+    const claimHook: preHandlerHookHandler = (request, reply, done) => {
       const key = request.headers[HEADER];
-      if (typeof key !== 'string' || request.method !== 'POST' || !request.actor) return done();
-      // Only the external API's routes: /mcp answers through its own transport (no onSend to store).
-      if (!request.url.startsWith('/api/ext/v1/')) return done();
+      if (typeof key !== 'string' || !request.actor) return done();
       claimOrReplay(request, reply, key).then(() => done(), done);
-    });
+    };
 
     async function claimOrReplay(request: FastifyRequest, reply: FastifyReply, key: string) {
       if (!request.actor) return;
@@ -78,7 +92,7 @@ export const idempotency = fp<{ service: IdempotencyService }>(
       reply.send(start.body);
     }
 
-    app.addHook('onSend', (request, reply, payload, done) => {
+    const storeHook: onSendHookHandler = (request, reply, payload, done) => {
       const claim = request.idempotencyClaim;
       if (claim === null) return done(null, payload);
       request.idempotencyClaim = null;
@@ -87,7 +101,7 @@ export const idempotency = fp<{ service: IdempotencyService }>(
           ? service.complete(claim, reply.statusCode, payload)
           : service.release(claim);
       settled.then(() => done(null, payload), done);
-    });
+    };
   },
   { name: 'idempotency', dependencies: ['authentication'] },
 );
