@@ -9,6 +9,16 @@ const LOCK_POLL_MS = 0.1;
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
 /**
+ * SQLite refused a statement that therefore did nothing, because another connection holds the lock (or
+ * is recovering the log): trying it again later is safe. Not SQLITE_BUSY_SNAPSHOT, which mid-transaction
+ * means the transaction's snapshot is stale and only a rollback helps.
+ */
+export function isLockBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_RECOVERY';
+}
+
+/**
  * The serving connection's dialect: a transaction that finds the write lock taken (by the webhook
  * dispatcher's thread, the checkpointer or a CLI process) waits for it without holding up the event
  * loop. SQLite's own busy handler sleeps inside the call, 1, 2, 5, 10 ... 100 ms at a time: the whole
@@ -51,7 +61,7 @@ class LockWaitingSqliteDriver extends SqliteDriver {
         await super.beginTransaction(connection);
         return;
       } catch (error) {
-        if ((error as { code?: unknown }).code !== 'SQLITE_BUSY') throw error;
+        if (!isLockBusy(error)) throw error;
         const now = performance.now();
         if (deadline === 0) deadline = now + SQLITE_BUSY_TIMEOUT_MS;
         else if (now > deadline) throw error;

@@ -4,6 +4,7 @@ import { Kysely, SqliteDialect } from 'kysely';
 import type { Database } from './database.js';
 import type { DB } from './schema.js';
 import { BACKSTOP_AUTOCHECKPOINT_PAGES } from './sqlite-checkpointer.js';
+import { isLockBusy } from './sqlite-lock-wait.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 
 /** How long a statement keeps trying for the write lock, as the serving connection's busy timeout. */
@@ -63,7 +64,7 @@ function whenFree<T>(work: () => T): T {
     try {
       return work();
     } catch (error) {
-      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY') throw error;
+      if (!isLockBusy(error)) throw error;
       const now = performance.now();
       if (deadline === 0) deadline = now + BUSY_TIMEOUT_MS;
       else if (now > deadline) throw error;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/db/database.js';
+import { isLockBusy } from '../../src/db/sqlite-lock-wait.js';
 import { holdWriteLock } from '../support/sqlite-write-lock.js';
 
 const dirs: string[] = [];
@@ -60,5 +61,14 @@ describe('the serving SQLite connection waiting for the write lock', () => {
     await exited;
     const rows = await sql<{ body: string }>`select body from notes order by id`.execute(database.kysely);
     expect(rows.rows.map((row) => row.body)).toEqual(['held', 'autocommit']);
+  });
+
+  it('tries again only what SQLite refused before doing anything', () => {
+    expect(isLockBusy({ code: 'SQLITE_BUSY' })).toBe(true);
+    expect(isLockBusy({ code: 'SQLITE_BUSY_RECOVERY' })).toBe(true);
+    // Mid-transaction, a stale snapshot needs a rollback: trying the statement again cannot help.
+    expect(isLockBusy({ code: 'SQLITE_BUSY_SNAPSHOT' })).toBe(false);
+    expect(isLockBusy({ code: 'SQLITE_CONSTRAINT_UNIQUE' })).toBe(false);
+    expect(isLockBusy(null)).toBe(false);
   });
 });
