@@ -75,7 +75,7 @@ export function TodoRow({
           />
           <label
             htmlFor={`todo-${todo.id}`}
-            className={`ml-1 flex-1 ${todo.done ? 'text-zinc-500 line-through' : ''}`}
+            className={`ml-1 flex-1 ${todo.done ? 'text-zinc-600 line-through dark:text-zinc-400' : ''}`}
           >
             {todo.text}
           </label>
