@@ -7,6 +7,7 @@ import {
   pickUpWithKeyboard,
   screenshot,
   setUpOwner,
+  signIn,
   startUiServer,
   type UiServer,
   uiApi,
@@ -207,6 +208,7 @@ describe('the task page in the browser', { timeout: 60_000 }, () => {
     await reproduce.click();
     await expect.poll(() => reproduce.isChecked(), { timeout: 2000 }).toBe(true);
     await todos.getByText('1/3').waitFor();
+    await screenshot(page, 'task-todo-ticked');
     answer();
     expect((await patched).status()).toBe(200);
     await page.unroute('**/todos/*', holdTick);
@@ -259,6 +261,25 @@ describe('the task page in the browser', { timeout: 60_000 }, () => {
     await todos.getByRole('checkbox', { name: 'Reproduce' }).waitFor();
     expect(await labels()).toBe('Ship the fix|Fix the cookie path|Reproduce');
     await expectAccessible(page, 'task page after reordering todos');
+
+    // The same todos in the dark theme and at phone width, as people will see them.
+    for (const [options, name] of [
+      [{ dark: true }, 'task-todos-dark'],
+      [{ phone: true }, 'task-todos-phone'],
+    ] as const) {
+      const other = await (await newContext(browser, server.baseUrl, options)).newPage();
+      await signIn(other, 'ada@example.com');
+      await other.waitForURL((url) => url.pathname === '/');
+      await other.goto(`/boards/${boardId}/tasks/${taskId}`);
+      const shown = other.getByRole('region', { name: /Todos/ });
+      await shown.getByRole('checkbox', { name: 'Reproduce' }).waitFor();
+      expect((await shown.locator('label:not(.sr-only)').allTextContents()).join('|')).toBe(
+        'Ship the fix|Fix the cookie path|Reproduce',
+      );
+      await screenshot(other, name);
+      await expectAccessible(other, `task page todos (${name})`);
+      await other.context().close();
+    }
   });
 
   it('follows changes made through the external API while the task is open', async () => {
