@@ -19,6 +19,27 @@ export function isLockBusy(error: unknown): boolean {
 }
 
 /**
+ * One statement's wait for the write lock, shared by the serving connection's BEGIN and the dispatcher
+ * thread's connection (sqlite-side-connection.ts). `refused` rethrows anything but a lock refusal, and
+ * a refusal once SQLITE_BUSY_TIMEOUT_MS have passed since the first.
+ */
+export class LockWait {
+  private deadline = 0;
+
+  refused(error: unknown): void {
+    if (!isLockBusy(error)) throw error;
+    const now = performance.now();
+    if (this.deadline === 0) this.deadline = now + SQLITE_BUSY_TIMEOUT_MS;
+    else if (now > this.deadline) throw error;
+  }
+
+  /** Blocks this thread for `ms` before the next try. */
+  pause(ms: number): void {
+    Atomics.wait(pause, 0, 0, ms);
+  }
+}
+
+/**
  * The serving connection's dialect: a transaction that finds the write lock taken (by the webhook
  * dispatcher's thread, the checkpointer or a CLI process) waits for it without holding up the event
  * loop. SQLite's own busy handler sleeps inside the call, 1, 2, 5, 10 ... 100 ms at a time: the whole
@@ -54,24 +75,21 @@ class LockWaitingSqliteDriver extends SqliteDriver {
   }
 
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    let deadline = 0;
+    const wait = new LockWait();
     for (;;) {
       this.connection.exec(NO_BUSY_WAIT);
       try {
         await super.beginTransaction(connection);
         return;
       } catch (error) {
-        if (!isLockBusy(error)) throw error;
-        const now = performance.now();
-        if (deadline === 0) deadline = now + SQLITE_BUSY_TIMEOUT_MS;
-        else if (now > deadline) throw error;
+        wait.refused(error);
       } finally {
         this.connection.exec(BUSY_WAIT);
       }
       // Whatever is waiting on the event loop runs first; then a short sleep, so that waiting for a
       // writer on the other core does not spin this one.
       await new Promise<void>((resolve) => setImmediate(resolve));
-      Atomics.wait(pause, 0, 0, LOCK_POLL_MS);
+      wait.pause(LOCK_POLL_MS);
     }
   }
 }

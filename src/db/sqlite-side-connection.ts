@@ -1,17 +1,13 @@
-import { performance } from 'node:perf_hooks';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { Database } from './database.js';
 import type { DB } from './schema.js';
 import { BACKSTOP_AUTOCHECKPOINT_PAGES } from './sqlite-checkpointer.js';
-import { isLockBusy } from './sqlite-lock-wait.js';
+import { LockWait } from './sqlite-lock-wait.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 
-/** How long a statement keeps trying for the write lock, as the serving connection's busy timeout. */
-const BUSY_TIMEOUT_MS = 5000;
-/** The pause between tries. */
+/** The pause between tries for the write lock (for up to the serving connection's busy timeout). */
 const BUSY_POLL_MS = 0.2;
-const pause = new Int32Array(new SharedArrayBuffer(4));
 
 /**
  * A second connection to the server's SQLite file, for a worker thread of the same process (the webhook
@@ -59,16 +55,15 @@ function retryingBusy(statement: SqliteDatabase.Statement): SqliteDatabase.State
 }
 
 function whenFree<T>(work: () => T): T {
-  let deadline = 0;
+  // Made on the first refusal only: most statements run at once.
+  let wait: LockWait | undefined;
   for (;;) {
     try {
       return work();
     } catch (error) {
-      if (!isLockBusy(error)) throw error;
-      const now = performance.now();
-      if (deadline === 0) deadline = now + BUSY_TIMEOUT_MS;
-      else if (now > deadline) throw error;
-      Atomics.wait(pause, 0, 0, BUSY_POLL_MS);
+      wait ??= new LockWait();
+      wait.refused(error);
+      wait.pause(BUSY_POLL_MS);
     }
   }
 }
