@@ -53,21 +53,6 @@ export const idempotency = fp<{ service: IdempotencyService }>(
   async (app: FastifyInstance, { service }) => {
     app.decorateRequest('idempotencyClaim', null);
 
-    // Declared on each POST route, so it is validated like any header and shown in the OpenAPI document.
-    // The hooks are the POST routes' own: reads (most requests) run no preHandler or onSend hook at all.
-    app.addHook('onRoute', (route) => {
-      if (route.method !== 'POST' || !route.url.startsWith('/api/ext/v1')) return;
-      if (route.config?.auth === false) return;
-      const schema: FastifySchema = route.schema ?? {};
-      route.schema = {
-        ...schema,
-        headers: IdempotencyHeaders,
-        ...(schema.response ? { response: { ...(schema.response as object), ...IDEMPOTENT_ERRORS } } : {}),
-      };
-      route.preHandler = [claimHook, ...hooksOf(route.preHandler)];
-      route.onSend = [...hooksOf(route.onSend), storeHook];
-    });
-
     // Without an Idempotency-Key header (most requests) the hooks pass through without a promise.
     const claimHook: preHandlerHookHandler = (request, reply, done) => {
       const key = request.headers[HEADER];
@@ -102,6 +87,21 @@ export const idempotency = fp<{ service: IdempotencyService }>(
           : service.release(claim);
       settled.then(() => done(null, payload), done);
     };
+
+    // Declared on each POST route, so it is validated like any header and shown in the OpenAPI document.
+    // The hooks are the POST routes' own: reads (most requests) run no preHandler or onSend hook at all.
+    app.addHook('onRoute', (route) => {
+      if (route.method !== 'POST' || !route.url.startsWith('/api/ext/v1')) return;
+      if (route.config?.auth === false) return;
+      const schema: FastifySchema = route.schema ?? {};
+      route.schema = {
+        ...schema,
+        headers: IdempotencyHeaders,
+        ...(schema.response ? { response: { ...(schema.response as object), ...IDEMPOTENT_ERRORS } } : {}),
+      };
+      route.preHandler = [claimHook, ...hooksOf(route.preHandler)];
+      route.onSend = [...hooksOf(route.onSend), storeHook];
+    });
   },
   { name: 'idempotency', dependencies: ['authentication'] },
 );
