@@ -12,6 +12,15 @@ import { reassertHeapSizing } from '../lib/heap-sizing.js';
  * checkpoint in the normal case: a worker thread with a connection of its own runs PASSIVE checkpoints
  * (which never block writers or readers) whenever the log has grown past the usual size. Durability is
  * unchanged: the same checkpoints, with the same fsyncs, happen off the request path.
+ *
+ * A PASSIVE checkpoint copies the log but cannot start it again: the next writer reuses the log from
+ * its start only if nothing was committed while the checkpoint ran, which under steady writes never
+ * happens. The log then grew to the backstop's 16 000 pages, where the serving connection's own
+ * checkpoint stalled the event loop for 6-16 ms (its fsyncs) every few thousand commits. So once the
+ * log has passed `restartFrames`, the worker follows its PASSIVE checkpoint with a RESTART one: it copies
+ * the few frames committed meanwhile and waits for readers to leave the log, holding off writers for
+ * those milliseconds (they wait without blocking the event loop, see sqlite-lock-wait.ts), so that
+ * the next commit writes the log from its start.
  */
 
 export interface CheckpointerOptions {
@@ -19,10 +28,15 @@ export interface CheckpointerOptions {
   thresholdBytes?: number;
   /** How often the log's size is looked at (ms). */
   intervalMs?: number;
+  /** Frames in the log from which a checkpoint also makes the next writer start the log again. */
+  restartFrames?: number;
 }
 
 /** What the serving connection keeps as its own automatic checkpoint (pages): a backstop only. */
 export const BACKSTOP_AUTOCHECKPOINT_PAGES = 16_000;
+
+/** 16 MB of 4 KB pages: a quarter of the backstop, so that in normal operation it never runs. */
+const DEFAULT_RESTART_FRAMES = 4096;
 
 // Plain CommonJS evaluated in the worker, so it runs the same from dist/ and from the TypeScript
 // sources under test. It loads only better-sqlite3 (by absolute path) and answers each request.
@@ -40,7 +54,19 @@ parentPort.on('message', (message) => {
   let result = null;
   try {
     const [row] = db.pragma('wal_checkpoint(PASSIVE)');
-    result = { ok: true, log: row.log, checkpointed: row.checkpointed };
+    result = { ok: true, log: row.log, checkpointed: row.checkpointed, restarted: false };
+    if (row.log >= workerData.restartFrames) {
+      // Writers wait while this runs, so it gives up after 100 ms (busy = 1: a writer or a long read
+      // kept its lock) rather than hold them off for the full second; the next round tries again.
+      db.pragma('busy_timeout = 100');
+      let restart;
+      try {
+        [restart] = db.pragma('wal_checkpoint(RESTART)');
+      } finally {
+        db.pragma('busy_timeout = 1000');
+      }
+      result = { ok: true, log: restart.log, checkpointed: restart.checkpointed, restarted: restart.busy === 0 };
+    }
   } catch (error) {
     result = { ok: false, code: String(error && error.code) };
   }
@@ -53,6 +79,8 @@ export interface CheckpointResult {
   /** Frames in the log, and how many of them are now in the database file. */
   log?: number;
   checkpointed?: number;
+  /** The log was long enough to restart, and the next commit will write it from its start. */
+  restarted?: boolean;
   code?: string;
 }
 
@@ -66,6 +94,7 @@ export class SqliteCheckpointer {
   private running: Promise<CheckpointResult> | null = null;
   private readonly timer: NodeJS.Timeout;
   private readonly thresholdBytes: number;
+  private readonly restartFrames: number;
   private closed = false;
 
   constructor(
@@ -74,6 +103,7 @@ export class SqliteCheckpointer {
     options: CheckpointerOptions = {},
   ) {
     this.thresholdBytes = options.thresholdBytes ?? 4 * 1024 * 1024;
+    this.restartFrames = options.restartFrames ?? DEFAULT_RESTART_FRAMES;
     this.timer = setInterval(() => void this.checkpointIfGrown(), options.intervalMs ?? 250);
     this.timer.unref();
   }
@@ -128,7 +158,7 @@ export class SqliteCheckpointer {
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { file: this.file, driver },
+      workerData: { file: this.file, driver, restartFrames: this.restartFrames },
       // The worker holds one connection and answers small messages: keep its heap small.
       resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 2 },
     });

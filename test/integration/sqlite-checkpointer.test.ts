@@ -52,6 +52,37 @@ describe('background SQLite checkpoints', () => {
     expect(errors).toEqual([]);
   });
 
+  // Under steady writes a PASSIVE checkpoint never leaves the log fully copied when the next writer
+  // starts, so without the RESTART the log only grows (to the serving connection's backstop).
+  it.each([
+    { restartFrames: 200, restarts: true },
+    { restartFrames: 1e9, restarts: false },
+  ])(
+    'with writes going on, restarts the log once it has $restartFrames frames: $restarts',
+    async ({ restartFrames, restarts }) => {
+      const { file, db, write } = walDatabase(1000);
+      const checkpointer = new SqliteCheckpointer(file, () => {}, { intervalMs: 60_000, restartFrames });
+      let writing = true;
+      const writer = (async () => {
+        while (writing) {
+          write(1);
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      })();
+      const result = await checkpointer.checkpoint();
+      writing = false;
+      await writer;
+      expect(result).toMatchObject({ ok: true, restarted: restarts });
+      write(1);
+      // Frames in the log now: counted by a checkpoint of the test's own connection.
+      const [{ log }] = db.pragma('wal_checkpoint(PASSIVE)') as [{ log: number }];
+      if (restarts) expect(log).toBeLessThan(100);
+      else expect(log).toBeGreaterThan(1000);
+      await checkpointer.close();
+      db.close();
+    },
+  );
+
   it('does nothing while the log is below the threshold', async () => {
     const { file, db } = walDatabase(5);
     const checkpointer = new SqliteCheckpointer(file, () => {}, { thresholdBytes: 1024 * 1024 });
