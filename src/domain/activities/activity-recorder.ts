@@ -29,8 +29,6 @@ type ActivityRow = Omit<NewActivityRow, 'id'>;
  */
 export class DatabaseActivityRecorder implements ActivityRecorder {
   private readonly consumers: ActivityConsumer[];
-  /** PostgreSQL: the rows waiting for each open transaction's COMMIT. */
-  private readonly atCommit = new WeakMap<object, ActivityRow[]>();
 
   constructor(
     private readonly clock: Clock,
@@ -76,19 +74,18 @@ export class DatabaseActivityRecorder implements ActivityRecorder {
     return activity;
   }
 
+  /** PostgreSQL: the row waits, with the transaction's others, for the statement sent with COMMIT. */
   private insertAtCommit(tx: Tx, row: ActivityRow): void {
-    const pending = this.atCommit.get(tx.db);
-    if (pending) {
-      pending.push(row);
-      return;
-    }
-    const rows = [row];
-    this.atCommit.set(tx.db, rows);
-    // Registered as before-commit work so that every activity of the transaction is in the statement.
-    tx.beforeCommit('activities', async () =>
-      tx.atCommit(insertActivitiesAtCommit(rows), (inserted) =>
-        this.changeFeed?.committedOnPostgres(inserted as InsertedActivity[]),
-      ),
-    );
+    const rows = tx.local(this, () => {
+      const waiting: ActivityRow[] = [];
+      // Registered as before-commit work so that every activity of the transaction is in the statement.
+      tx.beforeCommit('activities', async () =>
+        tx.atCommit(insertActivitiesAtCommit(waiting), (inserted) =>
+          this.changeFeed?.committedOnPostgres(inserted as InsertedActivity[]),
+        ),
+      );
+      return waiting;
+    });
+    rows.push(row);
   }
 }

@@ -37,8 +37,6 @@ type Range = { fromId: number; toId: number };
  */
 export class ChangeFeed {
   private readonly listeners = new Map<string, Set<ChangeListener>>();
-  /** Per open transaction: the range of activity ids recorded per board. */
-  private readonly pending = new WeakMap<object, Map<string, Range>>();
   private pgListener: PgListener | null = null;
   private stopped = false;
   /** PostgreSQL: committed ranges per board not yet notified, and the timer that will. */
@@ -52,15 +50,14 @@ export class ChangeFeed {
 
   /** SQLite: activity `id` of `boardId` was written in `tx`; published in-process once it commits. */
   noteRecorded(tx: Tx, boardId: string, id: number): void {
-    let boards = this.pending.get(tx.db);
-    if (!boards) {
+    // The transaction's range of activity ids per board.
+    const boards = tx.local(this, () => {
       const perBoard = new Map<string, Range>();
-      boards = perBoard;
-      this.pending.set(tx.db, perBoard);
       tx.afterCommit(() => {
         for (const [board, range] of perBoard) this.publish({ boardId: board, ...range });
       });
-    }
+      return perBoard;
+    });
     widen(boards, boardId, id);
   }
 
