@@ -5,6 +5,8 @@
 //   BENCH_DATABASE_URL=postgres://... node bench/api-bench.mjs PostgreSQL (BENCH_INSTANCES=2 for two)
 //   BENCH_ROUNDS=5 BENCH_SECONDS=3 BENCH_CONNECTIONS=32       defaults
 //   BENCH_SERVER_ARGS='--max-semi-space-size=4'               node options for Laneboard's servers
+//   BENCH_FLOOR=fastify                                       the baseline's handler behind bare Fastify
+//                                                             in Laneboard's place (SQLite): the framework's floor
 // The baseline runs on the same database as Laneboard: baseline-server.mjs on the SQLite file,
 // baseline-server-pg.mjs on the PostgreSQL schema. Besides requests per second it reports each side's
 // server CPU time per response (from /proc) and Laneboard's peak RSS.
@@ -30,6 +32,13 @@ const portBase = Number(process.env.BENCH_PORT_BASE ?? 20000 + (process.pid % 20
 const serverArgs = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
 // Only the scenarios whose name contains one of these words (comma-separated), e.g. `detail,create`.
 const only = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
+// `fastify`: after seeding, the Laneboard side is replaced by the baseline's own handler behind a bare
+// Fastify app (bench/baseline-server.mjs with BASELINE_HTTP=fastify): what the framework alone costs.
+const floor = process.env.BENCH_FLOOR ?? null;
+if (floor !== null && (floor !== 'fastify' || databaseUrl || instances !== 1)) {
+  process.stderr.write('BENCH_FLOOR=fastify runs on SQLite with one instance only.\n');
+  process.exit(2);
+}
 
 async function freshSchemaUrl() {
   if (!databaseUrl) return null;
@@ -183,6 +192,18 @@ try {
     return { board, task, writeBoard, writeLane };
   }
   const lb = await seed(lanePorts[0], key);
+  if (floor) {
+    // The seeded data stays; the bare Fastify handler serves it on Laneboard's port.
+    const laneboard = laneProcs.pop();
+    children.splice(children.indexOf(laneboard), 1);
+    await new Promise((resolve) => {
+      laneboard.once('exit', resolve);
+      laneboard.kill('SIGTERM');
+    });
+    laneProcs.push(
+      await start('bench/baseline-server.mjs', lanePorts[0], { BASELINE_HTTP: 'fastify' }, serverArgs),
+    );
+  }
   // Instances take portBase..; the baseline sits above any instance count used. It works on the same
   // database and data as Laneboard.
   const basePort = portBase + 18;
@@ -245,7 +266,9 @@ try {
       entry.baseErrors += b.errors;
     }
   }
-  const label = `${pgTarget ? 'PostgreSQL' : 'SQLite'}, ${instances} instance${instances > 1 ? 's' : ''}`;
+  const label = floor
+    ? 'SQLite; in the Laneboard column: the baseline handler behind bare Fastify'
+    : `${pgTarget ? 'PostgreSQL' : 'SQLite'}, ${instances} instance${instances > 1 ? 's' : ''}`;
   const loadAfter = loadAverage();
   const rss = laneProcs.map(peakRssMb);
   console.log(
@@ -278,7 +301,10 @@ try {
   }
   fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
   fs.writeFileSync(
-    path.join(root, `bench/results/api-${pgTarget ? 'pg' : 'sqlite'}-${instances}.json`),
+    path.join(
+      root,
+      `bench/results/api-${floor ? 'fastify-floor' : pgTarget ? 'pg' : 'sqlite'}-${instances}.json`,
+    ),
     JSON.stringify(
       { label, date: new Date().toISOString(), load: [loadBefore, loadAfter], peakRssMb: rss, summary },
       null,

@@ -98,59 +98,100 @@ function toTask(r) {
   };
 }
 
-http
-  .createServer((req, res) => {
-    const token = /^bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
-    const key = token && keyByHash.get(createHmac('sha256', lookupKey).update(token).digest('base64url'));
-    if (!key) return send(res, 401, { error: { code: 'invalid_key', message: 'no' } });
-    const count = (counters.get(key.id) ?? 0) + 1;
-    counters.set(key.id, count);
-    res.setHeader('x-ratelimit-remaining', String(1e9 - count));
-    const match = /^\/api\/ext\/v1\/boards\/([^/]+)\/tasks(?:\/([^/?]+))?/.exec(req.url);
-    if (!match) return send(res, 404, { error: { code: 'not_found', message: 'no' } });
-    const [, boardId, taskId] = match;
-    const permission = key.all_boards ? 'edit' : grant.get(key.id, boardId)?.permission;
-    if (!permission) return send(res, 403, { error: { code: 'forbidden', message: 'no' } });
-    if (req.method === 'GET' && !taskId)
-      return send(res, 200, { data: numberPositions(listTasks.all(boardId)).map(toTask) });
-    if (req.method === 'GET') {
-      const row = taskDetail.get(taskId, boardId);
-      if (!row) return send(res, 404, { error: { code: 'not_found', message: 'no' } });
-      return send(res, 200, {
-        data: { ...toTask(row), description: row.description, lastTurnAt: row.last_turn_at },
+/** The request's answer as [status, body]; sets the rate-limit header through `setHeader`. */
+function answer(method, boardId, taskId, authorization, body, setHeader) {
+  const token = /^bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
+  const key = token && keyByHash.get(createHmac('sha256', lookupKey).update(token).digest('base64url'));
+  if (!key) return [401, { error: { code: 'invalid_key', message: 'no' } }];
+  const count = (counters.get(key.id) ?? 0) + 1;
+  counters.set(key.id, count);
+  setHeader('x-ratelimit-remaining', String(1e9 - count));
+  const permission = key.all_boards ? 'edit' : grant.get(key.id, boardId)?.permission;
+  if (!permission) return [403, { error: { code: 'forbidden', message: 'no' } }];
+  if (method === 'GET' && !taskId)
+    return [200, { data: numberPositions(listTasks.all(boardId)).map(toTask) }];
+  if (method === 'GET') {
+    const row = taskDetail.get(taskId, boardId);
+    if (!row) return [404, { error: { code: 'not_found', message: 'no' } }];
+    return [200, { data: { ...toTask(row), description: row.description, lastTurnAt: row.last_turn_at } }];
+  }
+  const now = new Date().toISOString();
+  const id = `task_${randomBytes(16).toString('base64url')}`;
+  // IMMEDIATE: a deferred transaction that reads first cannot wait its turn to write (SQLITE_BUSY).
+  const created = db
+    .transaction(() => {
+      const slot = appendSlot.get(body.laneId, boardId);
+      if (!slot) return null;
+      const position = activeCount(body.laneId);
+      insertTask.run(
+        id,
+        boardId,
+        body.laneId,
+        // 48 random bits: a bench run creates tens of thousands of tasks, and a 32-bit id collided.
+        randomBytes(6).toString('hex'),
+        body.title,
+        slot.rank,
+        now,
+        now,
+      );
+      laneCounts.set(body.laneId, position + 1);
+      return position;
+    })
+    .immediate();
+  if (created === null) return [400, { error: { code: 'validation_error', message: 'laneId' } }];
+  return [201, { data: { id, title: body.title, laneId: body.laneId, position: created } }];
+}
+
+// Exits normally when the benchmark stops it, so that a `--cpu-prof` profile is written.
+process.on('SIGTERM', () => process.exit(0));
+
+const TASKS_PATH = /^\/api\/ext\/v1\/boards\/([^/]+)\/tasks(?:\/([^/?]+))?/;
+
+if (process.env.BASELINE_HTTP === 'fastify') {
+  // The same handler behind a bare Fastify app (routes with parameters, its JSON body parser and
+  // default serialisation; no hooks, schemas or logger): what the framework alone costs, the floor
+  // of any Fastify server doing this work (`BENCH_FLOOR=fastify node bench/api-bench.mjs`).
+  const { default: Fastify } = await import('fastify');
+  const app = Fastify();
+  const route = (request, reply) => {
+    const { boardId, taskId } = request.params;
+    const [status, payload] = answer(
+      request.method,
+      boardId,
+      taskId,
+      request.headers.authorization,
+      request.body,
+      (name, value) => reply.header(name, value),
+    );
+    reply.code(status).send(payload);
+  };
+  app.get('/api/ext/v1/boards/:boardId/tasks', route);
+  app.get('/api/ext/v1/boards/:boardId/tasks/:taskId', route);
+  app.post('/api/ext/v1/boards/:boardId/tasks', route);
+  await app.listen({ port, host: '127.0.0.1' });
+} else {
+  http
+    .createServer((req, res) => {
+      const match = TASKS_PATH.exec(req.url);
+      if (!match) return send(res, 404, { error: { code: 'not_found', message: 'no' } });
+      const [, boardId, taskId] = match;
+      const reply = (body) => {
+        const [status, payload] = answer(
+          req.method,
+          boardId,
+          taskId,
+          req.headers.authorization,
+          body,
+          (n, v) => res.setHeader(n, v),
+        );
+        send(res, status, payload);
+      };
+      if (req.method !== 'POST') return reply(undefined);
+      let raw = '';
+      req.on('data', (chunk) => {
+        raw += chunk;
       });
-    }
-    let raw = '';
-    req.on('data', (chunk) => {
-      raw += chunk;
-    });
-    req.on('end', () => {
-      const body = JSON.parse(raw);
-      const now = new Date().toISOString();
-      const id = `task_${randomBytes(16).toString('base64url')}`;
-      // IMMEDIATE: a deferred transaction that reads first cannot wait its turn to write (SQLITE_BUSY).
-      const created = db
-        .transaction(() => {
-          const slot = appendSlot.get(body.laneId, boardId);
-          if (!slot) return null;
-          const position = activeCount(body.laneId);
-          insertTask.run(
-            id,
-            boardId,
-            body.laneId,
-            // 48 random bits: a bench run creates tens of thousands of tasks, and a 32-bit id collided.
-            randomBytes(6).toString('hex'),
-            body.title,
-            slot.rank,
-            now,
-            now,
-          );
-          laneCounts.set(body.laneId, position + 1);
-          return position;
-        })
-        .immediate();
-      if (created === null) return send(res, 400, { error: { code: 'validation_error', message: 'laneId' } });
-      send(res, 201, { data: { id, title: body.title, laneId: body.laneId, position: created } });
-    });
-  })
-  .listen(port, '127.0.0.1');
+      req.on('end', () => reply(JSON.parse(raw)));
+    })
+    .listen(port, '127.0.0.1');
+}
