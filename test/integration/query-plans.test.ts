@@ -10,7 +10,7 @@ import {
   recordAttempts,
 } from '../../src/db/repositories/delivery-leases.js';
 import { deliveriesOf, lastDeliveries } from '../../src/db/repositories/settings-console.js';
-import { appendSlot } from '../../src/db/repositories/task-ranks.js';
+import { appendSlot, boardLaneAndAppendRank } from '../../src/db/repositories/task-ranks.js';
 import { countLaneTasks, findTask, listTasks } from '../../src/db/repositories/tasks.js';
 import { listTurnsPage } from '../../src/db/repositories/turns.js';
 import { deleteFinishedDeliveriesBefore } from '../../src/db/repositories/webhook-history.js';
@@ -290,6 +290,15 @@ describe.each(DIALECTS)('query plans of the hot queries ($dialect)', ({ dialect,
       });
       expectIndexed(plan, /tasks_lane_rank_idx/);
       expect(plan).not.toMatch(/LockRows/);
+      if (dialect === 'sqlite') {
+        // A create's one statement for the board, the lane and the rank: primary keys and the rank index.
+        const created = await plansOf(async (db) => {
+          expect(await boardLaneAndAppendRank(db, 'brd_2', 'lane_brd_2_0')).toMatchObject({ rank: 38 });
+        });
+        expectIndexed(created, /SEARCH boards USING COVERING INDEX sqlite_autoindex_boards_1 \(id=\?\)/);
+        expectIndexed(created, /SEARCH lanes USING INDEX sqlite_autoindex_lanes_1 \(id=\?\)/);
+        expectIndexed(created, /tasks_lane_rank_idx/);
+      }
     });
 
     it('a page of turns after a cursor is a range of the (task, captured_at, id) index', async () => {

@@ -4,7 +4,6 @@ import { precompiled } from '../precompiled.js';
 import type { Dialect, Executor } from '../schema.js';
 import { directSqlite } from '../sqlite-direct.js';
 import type { Tx } from '../transaction.js';
-import { shareBoardKey } from './task-locks.js';
 import { sqliteTaskPositions } from './task-positions.js';
 
 /*
@@ -141,8 +140,35 @@ export async function shareBoardAndAppendSlot(
     if (row.lane_id === null) return 'no_lane';
     return { position: Number(row.position), rank: Number(row.rank) };
   }
-  if (!(await shareBoardKey(tx, boardId))) return 'no_board';
+  const found = await boardLaneAndAppendRank(tx.db, boardId, laneId);
+  if (found === 'no_board' || found === 'no_lane') return found;
+  // The position from the connection's cached lane, or (when it cannot answer) counted.
+  const direct = directSqlite(tx.db);
+  const position = direct && sqliteTaskPositions(direct).activeCount(laneId);
+  if (position !== undefined) return { position, rank: found.rank };
   return (await appendSlot(tx.db, tx.dialect, boardId, laneId)) ?? 'no_lane';
+}
+
+// SQLite takes no row locks, so the board's key share is only the question whether it exists: asked
+// with the lane and its next rank in one statement instead of two.
+const boardLaneAndAppendRankSqlite = precompiled(2, (db, boardId: string, laneId: string) =>
+  db
+    .selectFrom('boards')
+    .leftJoin('lanes', (join) => join.onRef('lanes.board_id', '=', 'boards.id').on('lanes.id', '=', laneId))
+    .select(['lanes.id as lane_id', lastActiveRank.as('rank')])
+    .where('boards.id', '=', boardId),
+);
+
+/** SQLite: whether the board and its lane exist, and the rank an append to the lane takes. */
+export async function boardLaneAndAppendRank(
+  db: Executor,
+  boardId: string,
+  laneId: string,
+): Promise<{ rank: number } | 'no_board' | 'no_lane'> {
+  const row = (await boardLaneAndAppendRankSqlite(db, boardId, laneId))[0];
+  if (!row) return 'no_board';
+  if (row.lane_id === null) return 'no_lane';
+  return { rank: Number(row.rank) };
 }
 
 /** `count` fresh ranks in increasing order, each above every rank the lane's active tasks have. */
