@@ -124,10 +124,11 @@ const boardSharedAppendSlotPostgres = precompiled(2, (db, boardId: string, laneI
 );
 
 /**
- * shareBoardKey, then appendSlot: 'no_board' when the board does not exist, 'no_lane' when the lane is
- * not one of its lanes. On PostgreSQL one statement: the board's KEY SHARE is taken as the lane is read,
- * so a lane deleted meanwhile (its delete holds the board FOR UPDATE) can still be seen here; the
- * insert's foreign key then refuses the task (insertTaskUnlessShortIdTaken reports it as 'no_lane').
+ * The board's key share and the append's slot: 'no_board' when the board does not exist, 'no_lane' when
+ * the lane is not one of its lanes. On PostgreSQL one statement: the board's KEY SHARE is taken as the
+ * lane is read, so a lane deleted meanwhile (its delete holds the board FOR UPDATE) can still be seen
+ * here; the insert's foreign key then refuses the task (insertTaskUnlessShortIdTaken reports it as
+ * 'no_lane'). On SQLite the board, lane and rank in one statement, the position from the cached lane.
  */
 export async function shareBoardAndAppendSlot(
   tx: Tx,
@@ -142,11 +143,12 @@ export async function shareBoardAndAppendSlot(
   }
   const found = await boardLaneAndAppendRank(tx.db, boardId, laneId);
   if (found === 'no_board' || found === 'no_lane') return found;
-  // The position from the connection's cached lane, or (when it cannot answer) counted.
+  // The position from the connection's cached lane, or (when it cannot answer) counted with the rank.
   const direct = directSqlite(tx.db);
   const position = direct && sqliteTaskPositions(direct).activeCount(laneId);
   if (position !== undefined) return { position, rank: found.rank };
-  return (await appendSlot(tx.db, tx.dialect, boardId, laneId)) ?? 'no_lane';
+  const counted = (await appendSlotSqlite(tx.db, boardId, laneId))[0];
+  return counted ? { position: Number(counted.position), rank: Number(counted.rank) } : 'no_lane';
 }
 
 // SQLite takes no row locks, so the board's key share is only the question whether it exists: asked
