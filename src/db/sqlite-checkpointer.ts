@@ -44,7 +44,8 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file, { fileMustExist: true });
-db.pragma('busy_timeout = 1000');
+const BUSY_TIMEOUT = 'busy_timeout = 1000';
+db.pragma(BUSY_TIMEOUT);
 parentPort.on('message', (message) => {
   if (message === 'close') {
     db.close();
@@ -63,7 +64,7 @@ parentPort.on('message', (message) => {
       try {
         [restart] = db.pragma('wal_checkpoint(RESTART)');
       } finally {
-        db.pragma('busy_timeout = 1000');
+        db.pragma(BUSY_TIMEOUT);
       }
       result = { ok: true, log: restart.log, checkpointed: restart.checkpointed, restarted: restart.busy === 0 };
     }
