@@ -3,6 +3,7 @@ import { Kysely, SqliteDialect } from 'kysely';
 import type { Database } from './database.js';
 import type { DB } from './schema.js';
 import { BACKSTOP_AUTOCHECKPOINT_PAGES } from './sqlite-checkpointer.js';
+import { registerSqliteDirect } from './sqlite-direct.js';
 import { LockWait } from './sqlite-lock-wait.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 
@@ -31,7 +32,11 @@ export function openSideConnection(file: string): Database {
     close: () => sqlite.close(),
     prepare: (text: string) => retryingBusy(sqlite.prepare(text)),
   } as unknown as SqliteDatabase.Database;
-  const kysely = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(polling) }) });
+  const statements = withStatementCache(polling);
+  const kysely = new Kysely<DB>({ dialect: new SqliteDialect({ database: statements }) });
+  // Prepared statements run directly in this connection's transactions (nothing here listens for
+  // rollbacks: no cache is kept on this side).
+  registerSqliteDirect(kysely, { sqlite, prepare: statements.prepareCached, rollbackListeners: new Set() });
   return {
     kysely,
     dialect: 'sqlite',
