@@ -61,11 +61,15 @@ export class SqliteTaskPositions {
 
   /**
    * The task's position (null when archived), as the connection sees the lane now. Undefined when it
-   * cannot be answered here (the triggers cannot be made yet): count instead.
+   * cannot be answered here (the triggers cannot be made yet): count instead. `dataVersion`: the
+   * connection's `data_version` read in the statement that read the task, if it was.
    */
-  positionOf(task: Pick<TaskRow, 'id' | 'lane_id' | 'archived'>): number | null | undefined {
+  positionOf(
+    task: Pick<TaskRow, 'id' | 'lane_id' | 'archived'>,
+    dataVersion?: number,
+  ): number | null | undefined {
     if (task.archived !== 0) return null;
-    const lane = this.lane(task.lane_id);
+    const lane = this.lane(task.lane_id, dataVersion);
     if (!lane?.positions) return undefined;
     const position = lane.positions.get(task.id);
     // Not there although active in this lane: nothing should cause it, but never answer from it.
@@ -87,8 +91,8 @@ export class SqliteTaskPositions {
     this.queries = null;
   }
 
-  private lane(laneId: string): LanePositions | undefined {
-    const queries = this.current();
+  private lane(laneId: string, dataVersion?: number): LanePositions | undefined {
+    const queries = this.current(dataVersion);
     if (!queries) return undefined;
     return this.lanes.get(laneId) ?? this.readLane(queries, laneId);
   }
@@ -97,8 +101,8 @@ export class SqliteTaskPositions {
    * The statements, once the triggers are in place, after forgetting what other connections' commits
    * may have changed; null when the triggers cannot be made (before migrations).
    */
-  private current(): Queries | null {
-    const data = this.dataVersion.get() as number;
+  private current(dataVersion?: number): Queries | null {
+    const data = dataVersion ?? (this.dataVersion.get() as number);
     if (this.queries && data === this.dataStamp) return this.queries;
     // Only another connection's commit moves data_version, and only such a commit can change the
     // schema once the server serves (its own connection migrates before the first use), so the schema

@@ -98,11 +98,18 @@ const findTaskQuery = precompiled(2, (db, boardId: string, taskId: string) =>
     .where('board_id', '=', boardId),
 );
 
-const FIND_TASK_ROW = 'select * from "tasks" where "id" = ? and "board_id" = ?';
+/**
+ * The row, and in its `position` column the connection's `data_version` as this same statement saw it:
+ * the position cache learns from it whether another connection committed since the cache was filled,
+ * exactly as of the row's snapshot, without a statement of its own (each autocommit statement takes and
+ * releases the WAL read lock). The column is replaced by the position before the row leaves here.
+ */
+const FIND_TASK_ROW = `select *, (select data_version from pragma_data_version) as position
+  from "tasks" where "id" = ? and "board_id" = ?`;
 
 /**
  * The task with its position: on SQLite from the lane's cached positions (task-positions.ts), read with
- * the row in one synchronous step; else counted through the rank index.
+ * the row in one statement; else counted through the rank index.
  */
 export async function findTask(
   db: Executor,
@@ -111,10 +118,15 @@ export async function findTask(
 ): Promise<TaskWithPosition | undefined> {
   const direct = directSqlite(db);
   if (direct) {
-    const row = readRow(direct.prepare(FIND_TASK_ROW), [taskId, boardId]) as TaskRow | undefined;
+    const row = readRow(direct.prepare(FIND_TASK_ROW), [taskId, boardId]) as
+      | (TaskRow & { position: number | null })
+      | undefined;
     if (row === undefined) return undefined;
-    const position = sqliteTaskPositions(direct).positionOf(row);
-    if (position !== undefined) return Object.assign(row, { position });
+    const position = sqliteTaskPositions(direct).positionOf(row, row.position as number);
+    if (position !== undefined) {
+      row.position = position;
+      return row;
+    }
   }
   return (await findTaskQuery(db, boardId, taskId))[0];
 }
