@@ -3,7 +3,7 @@ import { type Logger, pino } from 'pino';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/database.js';
 import { migrateToLatest, requireCurrentSchema } from './db/migrate.js';
-import { hasPendingDeliveries } from './db/repositories/deliveries.js';
+import { hasActiveWebhooks } from './db/repositories/webhooks.js';
 import { DatabaseActivityRecorder } from './domain/activities/activity-recorder.js';
 import { ActivityRetention } from './domain/activities/activity-retention.js';
 import type { ActivityConsumer } from './domain/activities/activity-types.js';
@@ -119,7 +119,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       ? new ThreadedDispatcher(
           { dataDir: config.dataDir, masterKey, ...dispatcherSettings, ...threadable },
           log,
-          () => hasPendingDeliveries(database.kysely),
+          () => hasActiveWebhooks(database.kysely),
         )
       : // Loaded only here: a server whose dispatcher runs on its own thread does not load undici.
         new (await import('./webhooks/webhook-dispatcher.js')).WebhookDispatcher({
@@ -148,6 +148,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         allowHttp: config.webhooks.allowHttp,
         allowPrivate: config.webhooks.allowPrivate,
         onDeliveriesQueued: wakeDispatcher,
+        onWebhookCreated: () => dispatcher.prepare(),
         ...(options.urlResolve ? { resolve: options.urlResolve } : {}),
       },
     },

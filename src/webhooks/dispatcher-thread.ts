@@ -6,7 +6,13 @@ import type { DispatcherLog } from './webhook-dispatcher.js';
 /** What the server needs of a dispatcher, in this thread or another. */
 export interface Dispatcher {
   start(): void;
+  /** Something may be due: look for deliveries now. */
   wake(): void;
+  /**
+   * A webhook was created: be ready for its deliveries (the threaded dispatcher starts its thread now
+   * rather than when the first event is queued; nothing to do in process).
+   */
+  prepare(): void;
   stop(): Promise<void>;
 }
 
@@ -53,21 +59,28 @@ export class ThreadedDispatcher implements Dispatcher {
   constructor(
     private readonly settings: DispatcherThreadSettings,
     private readonly log: DispatcherLog,
-    /** Whether any delivery is pending (due now or later): if so the thread starts at once. */
-    private readonly anyPending: () => Promise<boolean>,
+    /** Whether any webhook is active: if so the thread starts at once. */
+    private readonly anyActiveWebhook: () => Promise<boolean>,
   ) {}
+
+  /** Whether the thread is running (or being started). */
+  get hasThread(): boolean {
+    return this.worker !== null;
+  }
 
   start(): void {
     if (this.running) return;
     this.running = true;
-    // A server without webhooks never needs the thread (nor its memory): it starts when something is
-    // to be delivered, now (pending or retrying deliveries) or at the first commit that queues one.
-    this.anyPending().then(
-      (pending) => {
-        if (pending) this.spawnIfIdle();
+    // A server without webhooks never needs the thread (nor its memory). One with active webhooks starts
+    // it now: started by the first event instead, it spent its start-up (loading its modules, opening
+    // its connection) while that event and the next ones waited. Otherwise it starts when a webhook is
+    // created (prepare) or deliveries are queued (a resumed webhook's, a redelivery).
+    this.anyActiveWebhook().then(
+      (active) => {
+        if (active) this.spawnIfIdle();
       },
       (error: unknown) => {
-        this.log.warn({ err: loggableError(error) }, 'pending webhook deliveries could not be looked up');
+        this.log.warn({ err: loggableError(error) }, 'active webhooks could not be looked up');
         this.spawnIfIdle();
       },
     );
@@ -77,6 +90,10 @@ export class ThreadedDispatcher implements Dispatcher {
     if (this.worker) this.worker.postMessage({ type: 'wake' } satisfies ToWorker);
     // The new thread's dispatcher claims as it starts.
     else this.spawnIfIdle();
+  }
+
+  prepare(): void {
+    this.spawnIfIdle();
   }
 
   async stop(): Promise<void> {

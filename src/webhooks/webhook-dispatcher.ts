@@ -134,6 +134,9 @@ export class WebhookDispatcher {
     this.wake();
   }
 
+  /** Nothing to get ready: this dispatcher runs in the server's own thread. */
+  prepare(): void {}
+
   /** Looks for due deliveries now. Cheap to call often: calls during a claim cycle coalesce into one more. */
   wake(): void {
     // Something may have come due (a commit, a poll, another instance): worth a claim again.

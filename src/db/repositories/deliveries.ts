@@ -94,17 +94,6 @@ const INSERT_DELIVERIES_POSTGRES = `insert into webhook_deliveries
   from jsonb_array_elements($4::jsonb) as pair`;
 registerPrepared(INSERT_DELIVERIES_POSTGRES);
 
-/** Whether any delivery is pending, due now or at a later retry. */
-export async function hasPendingDeliveries(db: Executor): Promise<boolean> {
-  const row = await db
-    .selectFrom('webhook_deliveries')
-    .select('id')
-    .where('status', '=', 'pending')
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 export async function findDeliveryOfWebhook(
   db: Executor,
   webhookId: string,

@@ -84,6 +84,12 @@ export async function deleteWebhooksOfKey(db: Executor, keyId: string): Promise<
   await deleteWebhooksWhere(db, 'api_key_id', keyId);
 }
 
+/** Whether any webhook is active (deliveries may be queued for it). */
+export async function hasActiveWebhooks(db: Executor): Promise<boolean> {
+  const row = await db.selectFrom('webhooks').select('id').where('active', '=', 1).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function countWebhooksOfKey(db: Executor, keyId: string): Promise<number> {
   const row = await db
     .selectFrom('webhooks')

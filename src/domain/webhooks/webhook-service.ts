@@ -47,6 +47,8 @@ export interface WebhookDetail extends Webhook {
 export interface WebhookServiceOptions extends UrlPolicy {
   /** Called after a transaction that queued deliveries commits (wakes this process's dispatcher). */
   onDeliveriesQueued?: () => void;
+  /** Called after a transaction that created a webhook commits (readies this process's dispatcher). */
+  onWebhookCreated?: () => void;
 }
 
 export class WebhookService {
@@ -92,6 +94,7 @@ export class WebhookService {
       if (!(await apiKeyIsActive(tx.db, apiKeyId))) throw notFound(`API key ${apiKeyId}`);
       await insertWebhook(tx.db, row);
       tx.afterCommit(this.matchingChanged);
+      tx.afterCommit(() => this.options.onWebhookCreated?.());
     });
     return { ...toWebhook(row), secret };
   }
