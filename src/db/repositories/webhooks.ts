@@ -86,7 +86,12 @@ export async function deleteWebhooksOfKey(db: Executor, keyId: string): Promise<
 
 /** Whether any webhook is active (deliveries may be queued for it). */
 export async function hasActiveWebhooks(db: Executor): Promise<boolean> {
-  const row = await db.selectFrom('webhooks').select('id').where('active', '=', 1).limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom('webhooks')
+    .select('id')
+    .where('active', '=', 1)
+    .limit(1)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
