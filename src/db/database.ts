@@ -127,11 +127,13 @@ export function openDatabase(options: DatabaseOptions): Database {
   });
   const kysely = new Kysely<DB>({ dialect: new LockWaitingSqliteDialect(sqlite, { database: statements }) });
   registerSqliteDirect(kysely, { sqlite, prepare: statements.prepareCached, rollbackListeners });
+  const keyChanges = sqliteKeyChanges(sqlite);
+  rollbackListeners.add(() => keyChanges.rolledBack());
   return {
     kysely,
     dialect: 'sqlite',
     pgPool: null,
-    keyChanges: sqliteKeyChanges(sqlite),
+    keyChanges,
     pgNotifier: null,
     withPgConnection: () => Promise.reject(new Error('withPgConnection is for PostgreSQL only')),
     close: async () => {

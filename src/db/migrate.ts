@@ -14,6 +14,7 @@ import { activityRowidsMigration } from './migrations/010-activity-rowids.js';
 import { webhookChangesMigration } from './migrations/011-webhook-changes.js';
 import { pendingDeliveriesUnindexedMigration } from './migrations/012-pending-deliveries-unindexed.js';
 import { recentActivitiesMigration } from './migrations/013-recent-activities.js';
+import { keyChangeStampMigration } from './migrations/014-key-change-stamp.js';
 import type { Dialect } from './schema.js';
 
 /** Every migration, by name; names sort in the order they apply. New migrations are added here. */
@@ -32,6 +33,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '011-webhook-changes': webhookChangesMigration(dialect),
     '012-pending-deliveries-unindexed': pendingDeliveriesUnindexedMigration,
     '013-recent-activities': recentActivitiesMigration(dialect),
+    '014-key-change-stamp': keyChangeStampMigration(dialect),
   };
 }
 
