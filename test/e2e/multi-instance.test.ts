@@ -279,15 +279,23 @@ describe.skipIf(skip)('two instances on one PostgreSQL database', () => {
     expect(lanes.map((l) => l.status)).toEqual(Array(40).fill(201));
     const eventCount = 42;
 
-    // Both dispatchers hold leases on deliveries whose attempts the slow receiver keeps open.
+    // Both dispatchers have attempts in flight, which the receiver then holds open (answers none) while A
+    // is frozen, its leases read, and killed: a slow receiver alone answered A's last attempts during the
+    // freeze when the machine was busy, and nothing was left to cut off.
     const leaseOwnerInstance = (owner: string) => owner.split(':')[0]!;
-    await waitUntil('both instances to hold leases', async () => {
-      const rows = await schema.query<{ lease_owner: string }>(
-        'select lease_owner from webhook_deliveries where lease_owner is not null',
+    await waitUntil('both instances to have attempts in flight', async () => {
+      receiver.hold();
+      const rows = await schema.query<{ id: string; lease_owner: string }>(
+        'select id, lease_owner from webhook_deliveries where lease_owner is not null',
       );
-      return new Set(rows.map((r) => leaseOwnerInstance(r.lease_owner))).size >= 2 ? true : undefined;
+      const open = new Set(receiver.open.map((x) => x.deliveryId));
+      const sending = new Set(
+        rows.filter((r) => open.has(r.id)).map((r) => leaseOwnerInstance(r.lease_owner)),
+      );
+      if (sending.size >= 2) return true;
+      receiver.release();
+      return undefined;
     });
-    // Freeze A so the leases it holds can be read exactly, then kill it with its attempts in flight.
     await a.signal('SIGSTOP');
     await sleep(150);
     const leasesAtKill = await schema.query<{ id: string; lease_owner: string; lease_until: number }>(
@@ -295,6 +303,7 @@ describe.skipIf(skip)('two instances on one PostgreSQL database', () => {
     );
     await a.signal('SIGKILL');
     receiver.delayMs = 0;
+    receiver.release();
 
     const outcome = await waitUntil(
       'every delivery to be delivered',

@@ -22,6 +22,8 @@ export interface RecordedAttempt {
 export class AttemptRecorder {
   readonly attempts: RecordedAttempt[] = [];
   delayMs = 0;
+  private holding = false;
+  private readonly heldAnswers: Array<() => void> = [];
 
   private constructor(private readonly server: http.Server) {}
 
@@ -40,6 +42,17 @@ export class AttemptRecorder {
   /** Attempts whose request arrived and which neither got an answer nor were aborted yet. */
   get open(): RecordedAttempt[] {
     return this.attempts.filter((a) => a.endedAt === null);
+  }
+
+  /** From now on no answer goes out until release(): the attempts open now stay open. */
+  hold(): void {
+    this.holding = true;
+  }
+
+  /** Sends the answers held back (to senders still there), and answers as before. */
+  release(): void {
+    this.holding = false;
+    for (const answer of this.heldAnswers.splice(0)) answer();
   }
 
   async close(): Promise<void> {
@@ -74,7 +87,8 @@ export class AttemptRecorder {
         attempt.eventId = '(unreadable body)';
       }
       const answer = () => {
-        if (!res.destroyed && !res.writableEnded) res.writeHead(204).end();
+        if (this.holding) this.heldAnswers.push(answer);
+        else if (!res.destroyed && !res.writableEnded) res.writeHead(204).end();
       };
       if (this.delayMs > 0) setTimeout(answer, this.delayMs);
       else answer();
