@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../schema.js';
 
 /** The tables whose rows the key-lookup and board-webhook caches are read from (db/key-changes.ts). */
-export const KEY_CHANGE_TABLES = ['api_keys', 'api_key_grants', 'webhooks'] as const;
+const KEY_CHANGE_TABLES = ['api_keys', 'api_key_grants', 'webhooks'] as const;
 
 /*
  * SQLite: the caches of key lookups and of each board's webhooks were stamped with the connection's
