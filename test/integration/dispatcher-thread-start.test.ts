@@ -45,31 +45,37 @@ describe('the webhook dispatcher thread of a SQLite server', () => {
   /** Long enough for start()'s look at the webhooks to have answered. */
   const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
 
-  it('starts only once a webhook exists: when one is created, and with the server from then on', async () => {
+  function freshDataDir(): string {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-thread-'));
     dataDirs.push(dataDir);
-    const first = await startServerRuntime(dataDir);
-    await settle();
-    expect(first.thread.hasThread).toBe(false);
+    return dataDir;
+  }
 
-    const { id: apiKeyId } = await first.runtime.services.apiKeys.createKey(CLI_OPERATOR, {
+  async function createKey(runtime: Runtime): Promise<string> {
+    const created = await runtime.services.apiKeys.createKey(CLI_OPERATOR, {
       name: 'integration',
       allBoards: true,
       grants: [],
     });
-    await expect(
-      first.runtime.services.webhooks.createWebhook(CLI_OPERATOR, {
-        url: 'not a url',
-        events: ['*'],
-        apiKeyId,
-      }),
-    ).rejects.toMatchObject({ code: 'validation_error' });
+    return created.id;
+  }
+
+  function createWebhook(runtime: Runtime, apiKeyId: string, url = 'http://127.0.0.1:9/hook') {
+    return runtime.services.webhooks.createWebhook(CLI_OPERATOR, { url, events: ['*'], apiKeyId });
+  }
+
+  it('starts only once a webhook exists: when one is created, and with the server from then on', async () => {
+    const dataDir = freshDataDir();
+    const first = await startServerRuntime(dataDir);
+    await settle();
     expect(first.thread.hasThread).toBe(false);
-    await first.runtime.services.webhooks.createWebhook(CLI_OPERATOR, {
-      url: 'http://127.0.0.1:9/hook',
-      events: ['*'],
-      apiKeyId,
+
+    const apiKeyId = await createKey(first.runtime);
+    await expect(createWebhook(first.runtime, apiKeyId, 'not a url')).rejects.toMatchObject({
+      code: 'validation_error',
     });
+    expect(first.thread.hasThread).toBe(false);
+    await createWebhook(first.runtime, apiKeyId);
     expect(first.thread.hasThread).toBe(true);
     await first.runtime.close();
     expect(first.thread.hasThread).toBe(false);
@@ -80,19 +86,9 @@ describe('the webhook dispatcher thread of a SQLite server', () => {
   }, 30_000);
 
   it('does not start with the server when every webhook is paused', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-thread-'));
-    dataDirs.push(dataDir);
+    const dataDir = freshDataDir();
     const first = await startServerRuntime(dataDir);
-    const { id: apiKeyId } = await first.runtime.services.apiKeys.createKey(CLI_OPERATOR, {
-      name: 'integration',
-      allBoards: true,
-      grants: [],
-    });
-    const hook = await first.runtime.services.webhooks.createWebhook(CLI_OPERATOR, {
-      url: 'http://127.0.0.1:9/hook',
-      events: ['*'],
-      apiKeyId,
-    });
+    const hook = await createWebhook(first.runtime, await createKey(first.runtime));
     await first.runtime.services.webhooks.updateWebhook(CLI_OPERATOR, hook.id, { active: false });
     await first.runtime.close();
 
