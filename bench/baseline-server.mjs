@@ -14,8 +14,8 @@ const lookupKey = Buffer.from(hkdfSync('sha256', Buffer.from(master), 'laneboard
 const db = new Database(path.join(dataDir, 'laneboard.sqlite'));
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = NORMAL');
-// As Laneboard does: the Laneboard server on the same file writes too (its dispatcher's claim, an UPDATE,
-// every second even when idle); without a busy timeout a baseline write then fails with SQLITE_BUSY.
+// As Laneboard does: the Laneboard server on the same file writes too (its checkpoints; its dispatcher's
+// claims once a webhook exists); without a busy timeout a baseline write then fails with SQLITE_BUSY.
 db.pragma('busy_timeout = 5000');
 
 const keyByHash = db.prepare('select id, all_boards from api_keys where key_hash = ? and revoked_at is null');
