@@ -160,7 +160,10 @@ describe('checkWebhookUrl', () => {
       'javascript:alert(1)',
       'ws://x.example.com/',
     ]) {
-      expect(await rejection(url, { ...strict, allowHttp: true })).toContain('https://');
+      expect(await rejection(url, { ...strict, allowHttp: true })).toBe(
+        '`url` must use http:// or https://.',
+      );
+      expect(await rejection(url)).toBe('`url` must use https://.');
     }
   });
 

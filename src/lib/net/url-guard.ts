@@ -57,6 +57,8 @@ export async function judgeWebhookUrl(input: string, policy: UrlPolicy): Promise
     return refuse('must be an absolute URL such as https://example.com/webhooks.');
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowHttp)) {
+    // Name the schemes this server takes: an ftp:// URL on a server that allows http:// is told so.
+    if (policy.allowHttp) return refuse('must use http:// or https://.');
     return refuse(
       url.protocol === 'http:'
         ? 'must use https:// (plain http:// is not accepted by this server).'
