@@ -1,23 +1,11 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import type { Clock } from '../../src/lib/time.js';
 import type { TestApp } from '../support/test-app.js';
 
 export const API = '/api/ext/v1';
 
+export { ManualClock } from '../support/clock.js';
 export { RecordingEvents } from './recording-events.js';
-
-/** A clock the test moves by hand, so `updatedAt` changes are observable without sleeping. */
-export class ManualClock implements Clock {
-  constructor(public ms = Date.parse('2026-03-01T09:00:00.000Z')) {}
-  now(): number {
-    return this.ms;
-  }
-  advance(ms = 1000): string {
-    this.ms += ms;
-    return new Date(this.ms).toISOString();
-  }
-}
 
 export interface BoardFixture {
   /** Holds edit on the board (it created it). */
