@@ -7,12 +7,12 @@ import { hasActiveWebhooks } from './db/repositories/webhooks.js';
 import { DatabaseActivityRecorder } from './domain/activities/activity-recorder.js';
 import { ActivityRetention } from './domain/activities/activity-retention.js';
 import type { ActivityConsumer } from './domain/activities/activity-types.js';
-import { ChangeFeed } from './domain/activities/change-feed.js';
 import { loggableError } from './lib/loggable-error.js';
 import { resolveMasterKey } from './lib/master-key.js';
 import type { HostResolver } from './lib/net/url-guard.js';
 import { SecretBox } from './lib/secret-box.js';
 import { type Clock, systemClock } from './lib/time.js';
+import { ChangeFeed } from './live/change-feed.js';
 import { createServices, type ServiceOptions, type Services } from './services.js';
 import { BoardWebhooks } from './webhooks/board-webhooks.js';
 import { type Dispatcher, ThreadedDispatcher } from './webhooks/dispatcher-thread.js';
@@ -132,11 +132,13 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         });
   const wakeDispatcher = () => dispatcher.wake();
   const changeFeed = new ChangeFeed(database, log);
-  const activities = new DatabaseActivityRecorder(
-    clock,
-    [new WebhookFanOut(wakeDispatcher, new BoardWebhooks(database)), ...(options.activityConsumers ?? [])],
+  // The activity's consumers: webhook fan-out inside each mutation's transaction, the change feed
+  // (live boards) after its commit, then the tests' recorders.
+  const activities = new DatabaseActivityRecorder(clock, [
+    new WebhookFanOut(wakeDispatcher, new BoardWebhooks(database)),
     changeFeed,
-  );
+    ...(options.activityConsumers ?? []),
+  ]);
   const services = createServices(
     { database, activities, secrets, clock },
     {

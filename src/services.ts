@@ -2,12 +2,10 @@ import { ActivityService } from './domain/activities/activity-service.js';
 import { ApiKeyService } from './domain/api-keys/api-key-service.js';
 import { AssetService, type AssetServiceOptions } from './domain/assets/asset-service.js';
 import { BoardService } from './domain/boards/board-service.js';
+import { BoardViewService } from './domain/boards/board-view-service.js';
 import { CommentService } from './domain/comments/comment-service.js';
 import { IdempotencyService } from './domain/idempotency/idempotency-service.js';
 import { LaneService } from './domain/lanes/lane-service.js';
-import type { ChangeSource } from './domain/live/board-events.js';
-import { type BoardEventsOptions, BoardEventsService } from './domain/live/board-events.js';
-import { BoardViewService } from './domain/live/board-view-service.js';
 import { KeyConsole } from './domain/people/key-console.js';
 import { PeopleService } from './domain/people/people-service.js';
 import { type PeopleOptions, SessionService } from './domain/people/session-service.js';
@@ -18,6 +16,7 @@ import { TaskService } from './domain/tasks/task-service.js';
 import { TodoService } from './domain/todos/todo-service.js';
 import { TurnService } from './domain/turns/turn-service.js';
 import { WebhookService, type WebhookServiceOptions } from './domain/webhooks/webhook-service.js';
+import { type BoardEventsOptions, BoardEventsService, type ChangeSource } from './live/board-events.js';
 
 export interface ServiceOptions {
   /** Webhook URL policy and the dispatcher wake-up; secure defaults (https only, public addresses). */

@@ -3,46 +3,44 @@ import type { Permission } from '../db/schema.js';
 export type { Permission } from '../db/schema.js';
 
 /**
- * Who asks. Every domain operation takes one; its `origin` decides whether webhook events are recorded
- * and how comments are attributed, so no entry point (HTTP API, web UI, MCP, CLI) repeats those rules.
- * `name` (the key's name, the person's name, the agent's name) is stored with every activity.
+ * An API key at work, through the external API (`origin: 'api'`) or through MCP (`origin: 'mcp'`, both
+ * transports: `POST /mcp` and `laneboard mcp` say so with the `X-Laneboard-Origin: mcp` header).
+ */
+export interface KeyActor {
+  kind: 'api_key';
+  origin: 'api' | 'mcp';
+  keyId: string;
+  name: string;
+  allBoards: boolean;
+  /** Board grants as loaded when the request was authenticated. */
+  grants: ReadonlyMap<string, Permission>;
+}
+
+/**
+ * Who asks. Every domain operation takes one and each entry point builds its own: the external API and
+ * MCP a key (KeyActor), the web UI the signed-in person, the CLI its operator. `origin` decides whether
+ * webhook events are recorded and how comments are attributed, so no entry point repeats those rules.
+ * `name` (the key's name, the person's name) is stored with every activity.
  */
 export type Actor =
-  | {
-      kind: 'api_key';
-      origin: 'api';
-      keyId: string;
-      name: string;
-      allBoards: boolean;
-      /** Board grants as loaded when the request was authenticated. */
-      grants: ReadonlyMap<string, Permission>;
-    }
+  | KeyActor
   | { kind: 'user'; origin: 'ui'; userId: string; name: string; role: 'owner' | 'admin' | 'member' }
-  | {
-      kind: 'agent';
-      origin: 'mcp';
-      keyId: string;
-      name: string;
-      allBoards: boolean;
-      grants: ReadonlyMap<string, Permission>;
-    }
   | { kind: 'system'; origin: 'cli'; name: string };
 
 /** The operator at the console (every CLI command acts as this). */
 export const CLI_OPERATOR: Actor = { kind: 'system', origin: 'cli', name: 'CLI' };
 
+/** The same key, acting through MCP (the MCP transports' requests say so; the key's rights are unchanged). */
+export function throughMcp(actor: KeyActor): KeyActor {
+  return actor.origin === 'mcp' ? actor : { ...actor, origin: 'mcp' };
+}
+
 export type AuthorSource = 'user' | 'api' | 'agent';
 
 /** The permission an actor holds on a board, or null when it has none. */
 export function boardPermission(actor: Actor, boardId: string): Permission | null {
-  switch (actor.kind) {
-    case 'api_key':
-    case 'agent':
-      return actor.allBoards ? 'edit' : (actor.grants.get(boardId) ?? null);
-    case 'user':
-    case 'system':
-      return 'edit';
-  }
+  if (actor.kind === 'api_key') return actor.allBoards ? 'edit' : (actor.grants.get(boardId) ?? null);
+  return 'edit';
 }
 
 /**
@@ -57,7 +55,6 @@ export function firesWebhooks(actor: Actor): boolean {
 export function actorId(actor: Actor): string | null {
   switch (actor.kind) {
     case 'api_key':
-    case 'agent':
       return actor.keyId;
     case 'user':
       return actor.userId;
@@ -68,20 +65,15 @@ export function actorId(actor: Actor): string | null {
 
 /** The API key that a board created by this actor is granted to, if any. */
 export function grantingKeyId(actor: Actor): string | null {
-  return actor.kind === 'api_key' || actor.kind === 'agent' ? actor.keyId : null;
+  return actor.kind === 'api_key' ? actor.keyId : null;
 }
 
 /**
  * How a comment or todo is attributed: people in the web UI are `user`; API callers choose `api`
- * (default) or `agent`; MCP agents are always `agent`.
+ * (default) or `agent`; whatever comes through MCP is an agent's (`agent`).
  */
 export function authorSource(actor: Actor, requested: 'api' | 'agent' | undefined): AuthorSource {
-  switch (actor.kind) {
-    case 'user':
-      return 'user';
-    case 'agent':
-      return 'agent';
-    default:
-      return requested ?? 'api';
-  }
+  if (actor.kind === 'user') return 'user';
+  if (actor.origin === 'mcp') return 'agent';
+  return requested ?? 'api';
 }

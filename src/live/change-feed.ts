@@ -1,8 +1,7 @@
-import type { Database } from '../../db/database.js';
-import { type ListenerLog, PgListener } from '../../db/pg-listener.js';
-import type { InsertedActivity } from '../../db/repositories/activities.js';
-import type { Tx } from '../../db/transaction.js';
-import { loggableError } from '../../lib/loggable-error.js';
+import type { Database } from '../db/database.js';
+import { type ListenerLog, PgListener } from '../db/pg-listener.js';
+import type { ActivityConsumer, CommittedActivity } from '../domain/activities/activity-types.js';
+import { loggableError } from '../lib/loggable-error.js';
 
 /** PostgreSQL channel on which every instance hears "board B changed". */
 export const CHANGE_CHANNEL = 'laneboard_changes';
@@ -31,16 +30,17 @@ const NOTIFY_WINDOW_MS = 50;
 type Range = { fromId: number; toId: number };
 
 /**
- * The second consumer of activities: publishes, after commit, which boards changed up to which
- * activity. On SQLite (one process owns the file) it is an in-process emitter fed by the recorder; on
- * PostgreSQL it NOTIFYs every instance (this one included) just after the commit and LISTENs on one
- * dedicated connection, opened on the first subscription.
+ * A consumer of the activity, like webhook fan-out: once a transaction has committed, publishes which
+ * boards changed up to which activity. On SQLite (one process owns the file) it is an in-process
+ * emitter; on PostgreSQL it NOTIFYs every instance (this one included) just after the commit and
+ * LISTENs on one dedicated connection, opened on the first subscription.
  *
  * On PostgreSQL activity ids are taken when the commit statement inserts them and become visible once
- * it has committed, so a smaller id can still appear after a larger one. A reader therefore reads `id >= fromId` on each notification and skips ids
- * it has already seen; see docs/architecture.md ("Change feed") for resuming from a Last-Event-ID.
+ * it has committed, so a smaller id can still appear after a larger one. A reader therefore reads
+ * `id >= fromId` on each notification and skips ids it has already seen; see docs/architecture.md
+ * ("Change feed") for resuming from a Last-Event-ID.
  */
-export class ChangeFeed {
+export class ChangeFeed implements ActivityConsumer {
   private readonly listeners = new Map<string, Set<ChangeListener>>();
   private pgListener: PgListener | null = null;
   private stopped = false;
@@ -53,27 +53,18 @@ export class ChangeFeed {
     private readonly log: ListenerLog,
   ) {}
 
-  /** SQLite: activity `id` of `boardId` was written in `tx`; published in-process once it commits. */
-  noteRecorded(tx: Tx, boardId: string, id: number): void {
-    // The transaction's range of activity ids per board.
-    const boards = tx.local(this, () => {
+  /** A transaction committed these activities: tell this process's subscribers, or every instance. */
+  onCommitted(activities: readonly CommittedActivity[]): void {
+    if (this.database.dialect === 'sqlite') {
       const perBoard = new Map<string, Range>();
-      tx.afterCommit(() => {
-        for (const [board, range] of perBoard) this.publish({ boardId: board, ...range });
-      });
-      return perBoard;
-    });
-    widen(boards, boardId, id);
-  }
-
-  /**
-   * PostgreSQL: a transaction committed these activities; every instance (this one included, through
-   * its LISTEN) hears of it. Sent after commit, not by NOTIFY inside the transaction: see pg-notifier.ts.
-   */
-  committedOnPostgres(inserted: readonly InsertedActivity[]): void {
-    for (const row of inserted) widen(this.unsent, row.board_id, Number(row.id));
-    // A short window merges the commits of a busy board into one notification per board (and one
-    // statement): fewer notifications to send, and fewer re-reads for every listening stream.
+      for (const activity of activities) widen(perBoard, activity.boardId, activity.id);
+      for (const [boardId, range] of perBoard) this.publish({ boardId, ...range });
+      return;
+    }
+    for (const activity of activities) widen(this.unsent, activity.boardId, activity.id);
+    // Sent after commit, not by NOTIFY inside the transaction (see pg-notifier.ts). A short window
+    // merges the commits of a busy board into one notification per board (and one statement): fewer
+    // notifications to send, and fewer re-reads for every listening stream.
     this.sendTimer ??= setTimeout(() => this.sendUnsent(), NOTIFY_WINDOW_MS);
   }
 

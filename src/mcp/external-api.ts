@@ -26,8 +26,19 @@ export interface ExternalApi {
 
 const API_PREFIX = '/api/ext/v1';
 
+/**
+ * Every request of the MCP tools says it is MCP's, whichever transport: the server then records the
+ * change with origin `mcp` (the key's rights are the same). Kept in step with the server's
+ * `ORIGIN_HEADER` (src/http/plugins/authentication.ts) by test/mcp/mcp-actor.test.ts.
+ */
+export const MCP_ORIGIN_HEADER = { 'x-laneboard-origin': 'mcp' } as const;
+
 function headersFor(authorization: string, request: ApiRequest): Record<string, string> {
-  const headers: Record<string, string> = { authorization, accept: 'application/json' };
+  const headers: Record<string, string> = {
+    authorization,
+    accept: 'application/json',
+    ...MCP_ORIGIN_HEADER,
+  };
   if (request.body !== undefined) headers['content-type'] = 'application/json';
   if (request.idempotencyKey !== undefined) headers['idempotency-key'] = request.idempotencyKey;
   return headers;

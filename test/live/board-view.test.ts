@@ -2,21 +2,18 @@ import { randomBytes } from 'node:crypto';
 import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBoardView } from '../../src/db/repositories/board-view.js';
-import { type Actor, CLI_OPERATOR } from '../../src/domain/actor.js';
+import { type Actor, CLI_OPERATOR, type KeyActor, throughMcp } from '../../src/domain/actor.js';
 import { ManualClock } from '../integration/task-fixtures.js';
 import { DIALECTS } from '../support/database.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
 
 const PERSON: Actor = { kind: 'user', origin: 'ui', userId: 'usr_ada', name: 'Ada', role: 'member' };
-const AGENT: Actor = {
-  kind: 'agent',
-  origin: 'mcp',
-  keyId: 'key_agent',
-  name: 'Claude',
-  allBoards: true,
-  grants: new Map(),
-};
-const API_KEY: Actor = { ...AGENT, kind: 'api_key', origin: 'api', name: 'CI' };
+
+/** The actor the external API builds for a key (POST /mcp and `laneboard mcp` add origin `mcp`). */
+async function keyActor(t: TestApp, name: string, access: 'all' | Record<string, 'read' | 'edit'>) {
+  const { key } = await t.createKey(access, name);
+  return (await t.services.apiKeys.authenticate(key)) as KeyActor;
+}
 
 /** Counts the statements a Kysely instance runs. */
 function countingPlugin(): KyselyPlugin & { count: number } {
@@ -46,6 +43,9 @@ describe.each(DIALECTS)('board view ($dialect)', ({ dialect, skip }) => {
   describe.skipIf(skip)('', () => {
     it('shows lanes in order and cards with todo progress, comment count and the agent mark', async () => {
       const s = t.services;
+      const API_KEY = await keyActor(t, 'CI', 'all');
+      // The same kind of key as MCP's transports present it: its changes are an agent's.
+      const AGENT = throughMcp(await keyActor(t, 'Claude', 'all'));
       const board = await s.boards.createBoard(PERSON, { name: 'Launch' });
       const doing = await s.lanes.createLane(PERSON, board.id, { name: 'Doing' });
       const todo = await s.lanes.createLane(PERSON, board.id, { name: 'Todo' });
@@ -127,7 +127,8 @@ describe.each(DIALECTS)('board view ($dialect)', ({ dialect, skip }) => {
         code: 'not_found',
       });
       const board = await t.services.boards.createBoard(PERSON, { name: 'Private' });
-      const stranger: Actor = { ...API_KEY, allBoards: false };
+      const other = await t.services.boards.createBoard(PERSON, { name: 'Other' });
+      const stranger = await keyActor(t, 'Stranger', { [other.id]: 'edit' });
       await expect(t.services.boardView.getView(stranger, board.id)).rejects.toMatchObject({
         code: 'forbidden',
       });

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { precompiled } from '../precompiled.js';
 import type { ActivityRow, Executor, NewActivityRow } from '../schema.js';
 import { sqliteConnection } from '../sqlite-direct.js';
+import type { Tx } from '../transaction.js';
 import { insertRecentActivity, settleRecentActivities } from './recent-activities.js';
 
 const insertActivityQuery = precompiled(
@@ -84,6 +85,44 @@ export interface InsertedActivity {
 export function insertActivitiesAtCommit(rows: ReadonlyArray<Omit<NewActivityRow, 'id'>>): string {
   const values = rows.map((row) => `(${ACTIVITY_COLUMNS.map((column) => literal(row[column])).join(', ')})`);
   return `insert into activities (${ACTIVITY_COLUMNS.join(', ')}) values ${values.join(', ')} returning id, board_id`;
+}
+
+/** The activities one transaction wrote, once it has committed (ids increasing per database). */
+export type CommittedActivities = (rows: readonly InsertedActivity[]) => void;
+
+/**
+ * Writes one activity row in `tx` the cheapest way its database allows, and calls `committed` once,
+ * after the transaction commits, with every row it wrote this way. SQLite inserts the row at once (ids
+ * become visible in order); PostgreSQL keeps the transaction's rows for the one statement sent with
+ * COMMIT (Tx.atCommit), so recording costs no round trip and ids are drawn at commit. A rolled-back
+ * transaction calls nothing. `committed` also identifies the collection: one per caller.
+ */
+export async function writeActivity(
+  tx: Tx,
+  row: Omit<NewActivityRow, 'id'>,
+  committed: CommittedActivities,
+): Promise<void> {
+  if (tx.dialect === 'postgres') {
+    const rows = tx.local(committed, () => {
+      const waiting: Array<Omit<NewActivityRow, 'id'>> = [];
+      // Before-commit work, so that every activity of the transaction is in the statement.
+      tx.beforeCommit('activities', async () =>
+        tx.atCommit(insertActivitiesAtCommit(waiting), (inserted) =>
+          committed(inserted as InsertedActivity[]),
+        ),
+      );
+      return waiting;
+    });
+    rows.push(row);
+    return;
+  }
+  const id = await insertActivity(tx.db, row);
+  const written = tx.local(committed, () => {
+    const list: InsertedActivity[] = [];
+    tx.afterCommit(() => committed(list));
+    return list;
+  });
+  written.push({ id, board_id: row.board_id });
 }
 
 export interface ActivityPage {

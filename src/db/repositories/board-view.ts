@@ -143,7 +143,7 @@ export async function readCardRows(db: Executor, query: CardQuery): Promise<Card
   // is read through (board_id, id).
   const agents = await sql<{ task_id: string }>`
     select distinct a.task_id from all_activities a
-    where a.board_id = ${boardId} ${taskIds ? sql`and a.task_id in (${sql.join(taskIds)})` : sql``} and a.task_id is not null and a.actor_kind = 'agent'
+    where a.board_id = ${boardId} ${taskIds ? sql`and a.task_id in (${sql.join(taskIds)})` : sql``} and a.task_id is not null and a.origin = 'mcp'
       and a.id > coalesce((select w.id from all_activities w where w.created_at < ${query.agentSince}
         order by w.id desc limit 1), 0)
       and a.created_at >= ${query.agentSince}`.execute(db);

@@ -1,91 +1,83 @@
-import {
-  type InsertedActivity,
-  insertActivitiesAtCommit,
-  insertActivity,
-} from '../../db/repositories/activities.js';
-import type { NewActivityRow } from '../../db/schema.js';
+import { type InsertedActivity, writeActivity } from '../../db/repositories/activities.js';
 import type { Tx } from '../../db/transaction.js';
 import { type Clock, isoNow } from '../../lib/time.js';
 import { type Actor, actorId, firesWebhooks } from '../actor.js';
-import type { ActivityConsumer, ActivityInput, RecordedActivity } from './activity-types.js';
-import type { ChangeFeed } from './change-feed.js';
+import type {
+  ActivityConsumer,
+  ActivityInput,
+  CommittedActivity,
+  RecordedActivity,
+} from './activity-types.js';
 
 /** What services record changes with (`deps.activities`). */
 export interface ActivityRecorder {
   record(tx: Tx, actor: Actor, input: ActivityInput): Promise<RecordedActivity>;
 }
 
-type ActivityRow = Omit<NewActivityRow, 'id'>;
-
 /**
  * Writes one activity row per change in the mutation's own transaction and hands it to each consumer
  * (webhook fan-out, tests) in the same transaction: nothing is recorded or fired for a rolled-back
- * change, nothing is lost for a committed one. Then the change feed says which boards changed.
- *
- * On SQLite the row is inserted at once and the feed publishes in-process after commit. On PostgreSQL
- * the transaction's rows are inserted by the statement that travels with COMMIT (Tx.atCommit), so
- * recording costs no round trip, and ids are drawn at commit, so they follow the commit order more
- * closely; the feed then notifies every instance.
+ * change, nothing is lost for a committed one. Once the transaction has committed, consumers that
+ * follow commits (the change feed) hear which ids it wrote. How the row is written on each database is
+ * the repository's business (`writeActivity`).
  */
 export class DatabaseActivityRecorder implements ActivityRecorder {
-  private readonly consumers: ActivityConsumer[];
+  private readonly consumers: ActivityConsumer[] = [];
+  private readonly recordedBy: ActivityConsumer[] = [];
+  private readonly committedBy: ActivityConsumer[] = [];
 
   constructor(
     private readonly clock: Clock,
     consumers: readonly ActivityConsumer[] = [],
-    private readonly changeFeed: ChangeFeed | null = null,
   ) {
-    this.consumers = [...consumers];
+    for (const consumer of consumers) this.addConsumer(consumer);
   }
 
-  /** Adds a consumer (the runtime adds webhook fan-out; tests add recorders). */
+  /** Adds a consumer (the runtime adds webhook fan-out and the change feed; tests add recorders). */
   addConsumer(consumer: ActivityConsumer): void {
     this.consumers.push(consumer);
+    if (consumer.onRecorded) this.recordedBy.push(consumer);
+    if (consumer.onCommitted) this.committedBy.push(consumer);
   }
 
   async record(tx: Tx, actor: Actor, input: ActivityInput): Promise<RecordedActivity> {
     const createdAt = isoNow(this.clock);
     const actorIdValue = actorId(actor);
+    const kind = actor.kind;
     const taskId = input.taskId ?? null;
-    const row: ActivityRow = {
-      board_id: input.boardId,
-      task_id: taskId,
-      type: input.type,
-      actor_kind: actor.kind,
-      actor_id: actorIdValue,
-      actor_name: actor.name,
-      origin: actor.origin,
-      data: JSON.stringify(input.data),
-      created_at: createdAt,
-    };
-    if (tx.dialect === 'postgres') this.insertAtCommit(tx, row);
-    else this.changeFeed?.noteRecorded(tx, input.boardId, await insertActivity(tx.db, row));
+    await writeActivity(
+      tx,
+      {
+        board_id: input.boardId,
+        task_id: taskId,
+        type: input.type,
+        actor_kind: kind,
+        actor_id: actorIdValue,
+        actor_name: actor.name,
+        origin: actor.origin,
+        data: JSON.stringify(input.data),
+        created_at: createdAt,
+      },
+      this.committed,
+    );
     const activity: RecordedActivity = {
       type: input.type,
       boardId: input.boardId,
       taskId,
-      actor: { kind: actor.kind, id: actorIdValue, name: actor.name },
+      actor: { kind, id: actorIdValue, name: actor.name },
       origin: actor.origin,
       data: input.data,
       createdAt,
       firesWebhooks: firesWebhooks(actor),
     };
-    for (const consumer of this.consumers) await consumer.onRecorded(tx, activity);
+    for (const consumer of this.recordedBy) await consumer.onRecorded?.(tx, activity);
     return activity;
   }
 
-  /** PostgreSQL: the row waits, with the transaction's others, for the statement sent with COMMIT. */
-  private insertAtCommit(tx: Tx, row: ActivityRow): void {
-    const rows = tx.local(this, () => {
-      const waiting: ActivityRow[] = [];
-      // Registered as before-commit work so that every activity of the transaction is in the statement.
-      tx.beforeCommit('activities', async () =>
-        tx.atCommit(insertActivitiesAtCommit(waiting), (inserted) =>
-          this.changeFeed?.committedOnPostgres(inserted as InsertedActivity[]),
-        ),
-      );
-      return waiting;
-    });
-    rows.push(row);
-  }
+  /** Called once per committed transaction with the activity rows it wrote. */
+  private readonly committed = (rows: readonly InsertedActivity[]): void => {
+    if (this.committedBy.length === 0 || rows.length === 0) return;
+    const committed: CommittedActivity[] = rows.map((row) => ({ id: Number(row.id), boardId: row.board_id }));
+    for (const consumer of this.committedBy) consumer.onCommitted?.(committed);
+  };
 }

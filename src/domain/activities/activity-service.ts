@@ -11,7 +11,8 @@ import { requireBoardPermission } from '../access.js';
 import type { Actor } from '../actor.js';
 import { invalid, notFound } from '../errors.js';
 import type { ServiceDeps } from '../services.js';
-import type { Activity, ActivityType } from './activity-types.js';
+import { toActivity } from '../views/activities.js';
+import type { Activity } from './activity-types.js';
 
 export const DEFAULT_ACTIVITY_PAGE = 50;
 export const MAX_ACTIVITY_PAGE = 200;
@@ -84,19 +85,6 @@ function toList(rows: ActivityRow[], limit: number): ActivityList {
   const page = rows.slice(0, limit).map(toActivity);
   const last = page[page.length - 1];
   return { data: page, nextBefore: rows.length > limit && last ? last.id : null };
-}
-
-export function toActivity(row: ActivityRow): Activity {
-  return {
-    id: Number(row.id),
-    type: row.type as ActivityType,
-    boardId: row.board_id,
-    taskId: row.task_id,
-    actor: { kind: row.actor_kind, id: row.actor_id, name: row.actor_name },
-    origin: row.origin,
-    data: JSON.parse(row.data) as Record<string, unknown>,
-    createdAt: row.created_at,
-  };
 }
 
 /** Deletes activities older than the retention, batch by batch; returns how many. */

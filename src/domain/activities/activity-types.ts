@@ -55,10 +55,20 @@ export interface RecordedActivity extends Omit<Activity, 'id'> {
   firesWebhooks: boolean;
 }
 
+/** An activity a committed transaction wrote: its id (increasing per database) and its board. */
+export interface CommittedActivity {
+  id: number;
+  boardId: string;
+}
+
 /**
- * Reacts to each recorded activity inside the mutation's transaction (webhook fan-out, the change
- * feed). A consumer that throws rolls the change back.
+ * A consumer of the activity: webhook fan-out reacts to each recorded activity inside the mutation's
+ * transaction (throwing rolls the change back); the change feed hears, once the transaction has
+ * committed, which activities it wrote (never for a rolled-back one). A consumer implements either or
+ * both.
  */
 export interface ActivityConsumer {
-  onRecorded(tx: Tx, activity: RecordedActivity): Promise<void>;
+  onRecorded?(tx: Tx, activity: RecordedActivity): Promise<void>;
+  /** After commit: must not throw (the change is already committed); errors are the consumer's own. */
+  onCommitted?(activities: readonly CommittedActivity[]): void;
 }

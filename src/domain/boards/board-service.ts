@@ -41,11 +41,9 @@ export class BoardService {
 
   async listBoards(actor: Actor): Promise<BoardSummary[]> {
     const db = this.deps.database.kysely;
-    if (actor.kind === 'api_key' || actor.kind === 'agent') {
-      if (!actor.allBoards) {
-        const rows = await listBoardsGrantedTo(db, actor.keyId);
-        return rows.map((b) => ({ id: b.id, name: b.name, permission: b.permission }));
-      }
+    if (actor.kind === 'api_key' && !actor.allBoards) {
+      const rows = await listBoardsGrantedTo(db, actor.keyId);
+      return rows.map((b) => ({ id: b.id, name: b.name, permission: b.permission }));
     }
     const rows = await listAllBoards(db);
     return rows.map((b) => ({ id: b.id, name: b.name, permission: 'edit' as const }));

@@ -1,16 +1,10 @@
 import { readBoardView, readSnapshot } from '../../db/repositories/board-view.js';
-import type { LaneRow } from '../../db/schema.js';
 import { requireBoardPermission } from '../access.js';
 import type { Actor } from '../actor.js';
 import { notFound } from '../errors.js';
 import type { ServiceDeps } from '../services.js';
-import { agentSince, type Card, toCards } from './cards.js';
-
-export interface LaneView {
-  id: string;
-  name: string;
-  position: number;
-}
+import { agentSince, type Card, toCards } from '../views/cards.js';
+import { type LaneView, toLaneView } from '../views/lanes.js';
 
 export interface BoardView {
   board: { id: string; name: string; createdAt: string; updatedAt: string };
@@ -23,10 +17,6 @@ export interface BoardView {
    * (`?after=` or `Last-Event-ID`) to receive every later change.
    */
   activityId: number;
-}
-
-export function toLaneView(lane: LaneRow): LaneView {
-  return { id: lane.id, name: lane.name, position: lane.position };
 }
 
 /** The board view of the web UI: the whole board with card data, read on one snapshot. */

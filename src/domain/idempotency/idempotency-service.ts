@@ -37,7 +37,7 @@ export class IdempotencyService {
   constructor(private readonly deps: ServiceDeps) {}
 
   async begin(actor: Actor, key: string, fingerprint: string): Promise<IdempotencyStart | null> {
-    if (actor.kind !== 'api_key' && actor.kind !== 'agent') return null;
+    if (actor.kind !== 'api_key') return null;
     const db = this.deps.database.kysely;
     const now = this.deps.clock.now();
     const cutoff = new Date(now - IDEMPOTENCY_TTL_MS).toISOString();

@@ -22,15 +22,13 @@ export function checkReactionContent(content: string): ReactionContent {
 }
 
 /**
- * Whose reaction it is: an API key, an MCP agent (by its key), a person, or the operator. Each actor
+ * Whose reaction it is: an API key (through the API or MCP), a person, or the operator. Each actor
  * holds at most one reaction of each content on a comment.
  */
 export function reactorOf(actor: Actor): ReactorKey {
   switch (actor.kind) {
     case 'api_key':
       return { actor_kind: 'api_key', actor_id: actor.keyId };
-    case 'agent':
-      return { actor_kind: 'agent', actor_id: actor.keyId };
     case 'user':
       return { actor_kind: 'user', actor_id: actor.userId };
     case 'system':

@@ -29,7 +29,7 @@ export interface DeliveryView {
 
 /**
  * Whose webhooks an actor manages: an API key its own; operators (CLI) and the web UI's owners and
- * admins every key's (`null`). Members and MCP agents manage none.
+ * admins every key's (`null`). Members manage none.
  */
 export function webhookOwnerScope(actor: Actor): string | null {
   switch (actor.kind) {
@@ -40,8 +40,6 @@ export function webhookOwnerScope(actor: Actor): string | null {
     case 'user':
       if (actor.role === 'owner' || actor.role === 'admin') return null;
       throw forbidden('Managing webhooks needs the owner or admin role.');
-    case 'agent':
-      throw forbidden('Agents cannot manage webhooks.');
   }
 }
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ActivityService } from '../../domain/activities/activity-service.js';
 import type { BoardService } from '../../domain/boards/board-service.js';
-import type { BoardViewService } from '../../domain/live/board-view-service.js';
+import type { BoardViewService } from '../../domain/boards/board-view-service.js';
 import { CreateBoardBody } from '../../schemas/boards.js';
 import { BoardParams, TaskParams } from '../../schemas/common.js';
 import { actorOf } from '../plugins/authentication.js';

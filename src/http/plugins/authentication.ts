@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Actor } from '../../domain/actor.js';
+import { type Actor, throughMcp } from '../../domain/actor.js';
 import type { ApiKeyService } from '../../domain/api-keys/api-key-service.js';
 import { DomainError } from '../../domain/errors.js';
 
@@ -19,6 +19,13 @@ declare module 'fastify' {
 }
 
 const BEARER = /^bearer\s+(\S+)\s*$/i;
+
+/**
+ * The header by which both MCP transports (`POST /mcp` in process, `laneboard mcp` over HTTP) say a
+ * request is an MCP tool's: its changes are then recorded with origin `mcp` and comments and todos are
+ * an agent's. It grants nothing the key does not hold (decisions.md, "Actors per entry point").
+ */
+export const ORIGIN_HEADER = 'x-laneboard-origin';
 
 /**
  * Resolves the API key in onRequest (so rate limiting can count per key) and rejects unauthenticated
@@ -42,9 +49,10 @@ export const authentication = fp<{ apiKeys: ApiKeyService }>(
         return done();
       }
       const token = BEARER.exec(header)?.[1];
+      const viaMcp = request.headers[ORIGIN_HEADER] === 'mcp';
       const settle = (actor: Actor | null) => {
-        if (actor) request.actor = actor;
-        else request.authFailure = 'invalid_key';
+        if (actor === null) request.authFailure = 'invalid_key';
+        else request.actor = viaMcp && actor.kind === 'api_key' ? throughMcp(actor) : actor;
       };
       if (!token) {
         settle(null);

@@ -25,7 +25,7 @@ interface Window {
 /** Per API key; per client address for requests without a valid key. */
 function rateLimitKey(request: FastifyRequest): string {
   const actor = request.actor;
-  if (actor && (actor.kind === 'api_key' || actor.kind === 'agent')) return `key:${actor.keyId}`;
+  if (actor?.kind === 'api_key') return `key:${actor.keyId}`;
   return `ip:${request.ip}`;
 }
 
