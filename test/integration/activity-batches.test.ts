@@ -1,28 +1,23 @@
 import os from 'node:os';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
 import { insertActivity } from '../../src/db/repositories/activities.js';
 import { RECENT_ACTIVITIES_BATCH } from '../../src/db/repositories/recent-activities.js';
 import { CLI_OPERATOR } from '../../src/domain/actor.js';
-import { createTestDatabase, DIALECTS } from '../support/database.js';
-import { buildTestApp, type TestApp } from '../support/test-app.js';
+import { createTestDatabase } from '../support/database.js';
+import { describeEachDialect, useTestApp } from '../support/dialects.js';
 
 const API = '/api/ext/v1';
 
 // On SQLite new activities gather in `recent_activities` and move into `activities` in batches
 // (migration 013); readers must see one history either way, on both databases.
-describe.each(DIALECTS)('activity history across recent batches ($dialect)', ({ dialect, skip }) => {
-  let t: TestApp;
+describeEachDialect('activity history across recent batches', (dialect) => {
   let key: string;
 
+  const t = useTestApp(dialect);
   beforeAll(async () => {
-    if (skip) return;
-    t = await buildTestApp(dialect);
     key = (await t.createKey('all', 'Batch bot')).key;
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   const call = async (method: 'POST' | 'PATCH', url: string, body: unknown) => {
@@ -38,56 +33,54 @@ describe.each(DIALECTS)('activity history across recent batches ($dialect)', ({ 
     return Number(rows.rows[0]?.n);
   }
 
-  describe.skipIf(skip)('', () => {
-    it('pages a task history and a board history of more than two batches, newest first, none lost', async () => {
-      const board = await call('POST', '/boards', { name: 'Long history' });
-      const lane = await call('POST', `/boards/${board.id}/lanes`, { name: 'Todo' });
-      const task = await call('POST', `/boards/${board.id}/tasks`, { title: 't0', laneId: lane.id });
-      const updates = 2 * RECENT_ACTIVITIES_BATCH + 20;
-      for (let i = 1; i <= updates; i++)
-        await call('PATCH', `/boards/${board.id}/tasks/${task.id}`, { title: `t${i}` });
-      if (dialect === 'sqlite') expect(await recentCount()).toBeLessThan(RECENT_ACTIVITIES_BATCH);
+  it('pages a task history and a board history of more than two batches, newest first, none lost', async () => {
+    const board = await call('POST', '/boards', { name: 'Long history' });
+    const lane = await call('POST', `/boards/${board.id}/lanes`, { name: 'Todo' });
+    const task = await call('POST', `/boards/${board.id}/tasks`, { title: 't0', laneId: lane.id });
+    const updates = 2 * RECENT_ACTIVITIES_BATCH + 20;
+    for (let i = 1; i <= updates; i++)
+      await call('PATCH', `/boards/${board.id}/tasks/${task.id}`, { title: `t${i}` });
+    if (dialect === 'sqlite') expect(await recentCount()).toBeLessThan(RECENT_ACTIVITIES_BATCH);
 
-      const titles: string[] = [];
-      const ids: number[] = [];
-      let before: number | undefined;
-      do {
-        const page = await t.services.activities.listForTask(CLI_OPERATOR, board.id, task.id, {
-          limit: 50,
-          ...(before === undefined ? {} : { before }),
-        });
-        for (const activity of page.data) {
-          ids.push(activity.id);
-          const data = activity.data as { title?: string; changes?: { title?: string } };
-          titles.push(data.changes?.title ?? data.title ?? '');
-        }
-        before = page.nextBefore ?? undefined;
-      } while (before !== undefined);
-      expect(titles).toEqual(Array.from({ length: updates + 1 }, (_, i) => `t${updates - i}`));
-      expect(ids).toEqual([...ids].sort((a, b) => b - a));
-      expect(new Set(ids).size).toBe(ids.length);
-
-      const boardPage = await t.services.activities.listForBoard(CLI_OPERATOR, board.id, { limit: 100 });
-      expect(boardPage.data[0]?.id).toBe(ids[0]);
-      const all = await t.services.activities.listForBoard(CLI_OPERATOR, board.id, {
-        limit: 100,
-        before: ids[ids.length - 1],
+    const titles: string[] = [];
+    const ids: number[] = [];
+    let before: number | undefined;
+    do {
+      const page = await t.services.activities.listForTask(CLI_OPERATOR, board.id, task.id, {
+        limit: 50,
+        ...(before === undefined ? {} : { before }),
       });
-      expect(all.data.map((a) => a.type)).toEqual(['lane.created', 'board.created']);
-    });
-
-    it('hands out increasing ids when a batch has just moved', async () => {
-      const board = await call('POST', '/boards', { name: 'Ids' });
-      const seen: number[] = [];
-      for (let i = 0; i < RECENT_ACTIVITIES_BATCH + 5; i++) {
-        const lane = await call('POST', `/boards/${board.id}/lanes`, { name: `L${i}` });
-        const list = await t.services.activities.listForBoard(CLI_OPERATOR, board.id, { limit: 1 });
-        expect(list.data[0]?.data).toMatchObject({ lane_id: lane.id });
-        seen.push(list.data[0]?.id as number);
+      for (const activity of page.data) {
+        ids.push(activity.id);
+        const data = activity.data as { title?: string; changes?: { title?: string } };
+        titles.push(data.changes?.title ?? data.title ?? '');
       }
-      expect(seen).toEqual([...seen].sort((a, b) => a - b));
-      expect(new Set(seen).size).toBe(seen.length);
+      before = page.nextBefore ?? undefined;
+    } while (before !== undefined);
+    expect(titles).toEqual(Array.from({ length: updates + 1 }, (_, i) => `t${updates - i}`));
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    expect(new Set(ids).size).toBe(ids.length);
+
+    const boardPage = await t.services.activities.listForBoard(CLI_OPERATOR, board.id, { limit: 100 });
+    expect(boardPage.data[0]?.id).toBe(ids[0]);
+    const all = await t.services.activities.listForBoard(CLI_OPERATOR, board.id, {
+      limit: 100,
+      before: ids[ids.length - 1],
     });
+    expect(all.data.map((a) => a.type)).toEqual(['lane.created', 'board.created']);
+  });
+
+  it('hands out increasing ids when a batch has just moved', async () => {
+    const board = await call('POST', '/boards', { name: 'Ids' });
+    const seen: number[] = [];
+    for (let i = 0; i < RECENT_ACTIVITIES_BATCH + 5; i++) {
+      const lane = await call('POST', `/boards/${board.id}/lanes`, { name: `L${i}` });
+      const list = await t.services.activities.listForBoard(CLI_OPERATOR, board.id, { limit: 1 });
+      expect(list.data[0]?.data).toMatchObject({ lane_id: lane.id });
+      seen.push(list.data[0]?.id as number);
+    }
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(new Set(seen).size).toBe(seen.length);
   });
 });
 

@@ -1,8 +1,7 @@
 import type { InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/domain/actor.js';
-import { DIALECTS } from '../support/database.js';
-import { buildTestApp, type TestApp } from '../support/test-app.js';
+import { describeEachDialect, useTestApp } from '../support/dialects.js';
 
 const API = '/api/ext/v1';
 const OPERATOR: Actor = { kind: 'system', origin: 'cli', name: 'CLI' };
@@ -72,14 +71,8 @@ const MATRIX = ENDPOINTS.flatMap((endpoint) =>
   })),
 );
 
-describe.each(DIALECTS)('authentication and permissions ($dialect)', ({ dialect, skip }) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    if (!skip) t = await buildTestApp(dialect);
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+describeEachDialect('authentication and permissions', (dialect) => {
+  const t = useTestApp(dialect);
 
   /** A board with two lanes, made by the operator, and a key holding `access` on it. */
   async function fixture(access: Access) {
@@ -94,157 +87,155 @@ describe.each(DIALECTS)('authentication and permissions ($dialect)', ({ dialect,
 
   const snapshot = (boardId: string) => t.services.boards.getBoard(OPERATOR, boardId);
 
-  describe.skipIf(skip)('', () => {
-    describe('permission matrix', () => {
-      it.each(MATRIX)('$name with a $access key → $expected', async (row) => {
-        const { boardId, laneId, key } = await fixture(row.access);
-        const before = await snapshot(boardId);
-        const res = await t.request(key, row.method, row.url(boardId, laneId), row.body);
-        expect(res.statusCode).toBe(row.expected);
-        if (row.expected === 403) {
-          expect(res.json().error.code).toBe('forbidden');
-          // A refused request changes nothing.
-          expect(await snapshot(boardId)).toEqual(before);
-        }
-        if (row.name === 'list boards') {
-          const listed = res.json().data.find((b: { id: string }) => b.id === boardId);
-          const expected = { 'all-boards': 'edit', edit: 'edit', read: 'read', none: undefined }[row.access];
-          expect(listed?.permission).toBe(expected);
-        }
-      });
-
-      it.each(['list lanes', 'board detail', 'create lane', 'delete board'])(
-        '%s on a board that does not exist: 403 without a grant, 404 with all-boards access',
-        async (name) => {
-          const endpoint = ENDPOINTS.find((e) => e.name === name) as Endpoint;
-          const url = endpoint.url('brd_doesnotexist', 'lane_doesnotexist');
-          const none = await t.createKey({});
-          const all = await t.createKey('all');
-          const denied = await t.request(none.key, endpoint.method, url, endpoint.body);
-          expect(denied.statusCode).toBe(403);
-          expect(denied.json().error.code).toBe('forbidden');
-          const missing = await t.request(all.key, endpoint.method, url, endpoint.body);
-          expect(missing.statusCode).toBe(404);
-          expect(missing.json().error.code).toBe('not_found');
-        },
-      );
-
-      it('a lane of another board, or a missing lane, is 404 not_found', async () => {
-        const { boardId, key } = await fixture('all-boards');
-        const other = await fixture('all-boards');
-        for (const laneId of [other.laneId, 'lane_missing']) {
-          for (const [method, body] of [
-            ['PATCH', { name: 'Stolen' }],
-            ['DELETE', undefined],
-          ] as const) {
-            const res = await t.request(key, method, `${API}/boards/${boardId}/lanes/${laneId}`, body);
-            expect(res.statusCode).toBe(404);
-            expect(res.json().error.code).toBe('not_found');
-          }
-        }
-        expect((await snapshot(other.boardId)).lanes.map((l) => l.name)).toEqual(['Todo', 'Done']);
-      });
-
-      it('a read key is told that its access is read-only', async () => {
-        const { boardId, key } = await fixture('read');
-        const res = await t.request(key, 'POST', `${API}/boards/${boardId}/lanes`, { name: 'x' });
-        expect(res.statusCode).toBe(403);
-        expect(res.json().error.message).toMatch(/read-only/);
-      });
-
-      it('a grant given to a key applies from its next request', async () => {
-        const { boardId } = await fixture('edit');
-        const { id, key } = await t.createKey({});
-        expect((await t.request(key, 'GET', `${API}/boards/${boardId}`)).statusCode).toBe(403);
-        await t.services.apiKeys.grantBoard(OPERATOR, id, { boardId, permission: 'read' });
-        expect((await t.request(key, 'GET', `${API}/boards/${boardId}`)).statusCode).toBe(200);
-        expect((await t.request(key, 'DELETE', `${API}/boards/${boardId}`)).statusCode).toBe(403);
-        await t.services.apiKeys.grantBoard(OPERATOR, id, { boardId, permission: 'edit' });
-        expect((await t.request(key, 'DELETE', `${API}/boards/${boardId}`)).statusCode).toBe(204);
-      });
+  describe('permission matrix', () => {
+    it.each(MATRIX)('$name with a $access key → $expected', async (row) => {
+      const { boardId, laneId, key } = await fixture(row.access);
+      const before = await snapshot(boardId);
+      const res = await t.request(key, row.method, row.url(boardId, laneId), row.body);
+      expect(res.statusCode).toBe(row.expected);
+      if (row.expected === 403) {
+        expect(res.json().error.code).toBe('forbidden');
+        // A refused request changes nothing.
+        expect(await snapshot(boardId)).toEqual(before);
+      }
+      if (row.name === 'list boards') {
+        const listed = res.json().data.find((b: { id: string }) => b.id === boardId);
+        const expected = { 'all-boards': 'edit', edit: 'edit', read: 'read', none: undefined }[row.access];
+        expect(listed?.permission).toBe(expected);
+      }
     });
 
-    describe('authentication', () => {
-      const header = (authorization: string | undefined) =>
-        t.app.inject({
-          method: 'GET',
+    it.each(['list lanes', 'board detail', 'create lane', 'delete board'])(
+      '%s on a board that does not exist: 403 without a grant, 404 with all-boards access',
+      async (name) => {
+        const endpoint = ENDPOINTS.find((e) => e.name === name) as Endpoint;
+        const url = endpoint.url('brd_doesnotexist', 'lane_doesnotexist');
+        const none = await t.createKey({});
+        const all = await t.createKey('all');
+        const denied = await t.request(none.key, endpoint.method, url, endpoint.body);
+        expect(denied.statusCode).toBe(403);
+        expect(denied.json().error.code).toBe('forbidden');
+        const missing = await t.request(all.key, endpoint.method, url, endpoint.body);
+        expect(missing.statusCode).toBe(404);
+        expect(missing.json().error.code).toBe('not_found');
+      },
+    );
+
+    it('a lane of another board, or a missing lane, is 404 not_found', async () => {
+      const { boardId, key } = await fixture('all-boards');
+      const other = await fixture('all-boards');
+      for (const laneId of [other.laneId, 'lane_missing']) {
+        for (const [method, body] of [
+          ['PATCH', { name: 'Stolen' }],
+          ['DELETE', undefined],
+        ] as const) {
+          const res = await t.request(key, method, `${API}/boards/${boardId}/lanes/${laneId}`, body);
+          expect(res.statusCode).toBe(404);
+          expect(res.json().error.code).toBe('not_found');
+        }
+      }
+      expect((await snapshot(other.boardId)).lanes.map((l) => l.name)).toEqual(['Todo', 'Done']);
+    });
+
+    it('a read key is told that its access is read-only', async () => {
+      const { boardId, key } = await fixture('read');
+      const res = await t.request(key, 'POST', `${API}/boards/${boardId}/lanes`, { name: 'x' });
+      expect(res.statusCode).toBe(403);
+      expect(res.json().error.message).toMatch(/read-only/);
+    });
+
+    it('a grant given to a key applies from its next request', async () => {
+      const { boardId } = await fixture('edit');
+      const { id, key } = await t.createKey({});
+      expect((await t.request(key, 'GET', `${API}/boards/${boardId}`)).statusCode).toBe(403);
+      await t.services.apiKeys.grantBoard(OPERATOR, id, { boardId, permission: 'read' });
+      expect((await t.request(key, 'GET', `${API}/boards/${boardId}`)).statusCode).toBe(200);
+      expect((await t.request(key, 'DELETE', `${API}/boards/${boardId}`)).statusCode).toBe(403);
+      await t.services.apiKeys.grantBoard(OPERATOR, id, { boardId, permission: 'edit' });
+      expect((await t.request(key, 'DELETE', `${API}/boards/${boardId}`)).statusCode).toBe(204);
+    });
+  });
+
+  describe('authentication', () => {
+    const header = (authorization: string | undefined) =>
+      t.app.inject({
+        method: 'GET',
+        url: `${API}/boards`,
+        headers: authorization === undefined ? {} : { authorization },
+      });
+
+    it('no Authorization header is 401 missing_auth with WWW-Authenticate: Bearer', async () => {
+      for (const res of [await header(undefined), await header('')]) {
+        expect(res.statusCode).toBe(401);
+        expect(res.headers['www-authenticate']).toBe('Bearer');
+        expect(res.json().error.code).toBe('missing_auth');
+      }
+    });
+
+    it('authentication comes before validation, body parsing, permission and existence', async () => {
+      const cases: InjectOptions[] = [
+        {
+          method: 'POST',
           url: `${API}/boards`,
-          headers: authorization === undefined ? {} : { authorization },
-        });
-
-      it('no Authorization header is 401 missing_auth with WWW-Authenticate: Bearer', async () => {
-        for (const res of [await header(undefined), await header('')]) {
-          expect(res.statusCode).toBe(401);
-          expect(res.headers['www-authenticate']).toBe('Bearer');
-          expect(res.json().error.code).toBe('missing_auth');
-        }
-      });
-
-      it('authentication comes before validation, body parsing, permission and existence', async () => {
-        const cases: InjectOptions[] = [
-          {
-            method: 'POST',
-            url: `${API}/boards`,
-            payload: '{"name":',
-            headers: { 'content-type': 'application/json' },
-          },
-          { method: 'POST', url: `${API}/boards`, payload: 'x', headers: { 'content-type': 'text/plain' } },
-          { method: 'POST', url: `${API}/boards`, payload: {} },
-          { method: 'DELETE', url: `${API}/boards/brd_doesnotexist` },
-          { method: 'PATCH', url: `${API}/boards/brd_x/lanes/lane_y`, payload: { position: -1 } },
-        ];
-        for (const options of cases) {
-          const res = await t.app.inject(options);
-          expect(res.statusCode).toBe(401);
-          expect(res.json().error.code).toBe('missing_auth');
-        }
-      });
-
-      it.each([
-        ['an unknown key', `Bearer ak_${'x'.repeat(43)}`],
-        ['another scheme', 'Basic x'],
-        ['Basic credentials', `Basic ${Buffer.from('user:pass').toString('base64')}`],
-        ['a scheme without a key', 'Bearer'],
-        ['a blank key', 'Bearer    '],
-        ['two tokens', 'Bearer ak_one ak_two'],
-        ['a key without the ak_ prefix', `Bearer ${'x'.repeat(46)}`],
-        ['a bare key without a scheme', `ak_${'x'.repeat(43)}`],
-        ['a token scheme', `Token ak_${'x'.repeat(43)}`],
-      ])('%s is 401 invalid_key with WWW-Authenticate: Bearer', async (_what, value) => {
-        const res = await header(value);
+          payload: '{"name":',
+          headers: { 'content-type': 'application/json' },
+        },
+        { method: 'POST', url: `${API}/boards`, payload: 'x', headers: { 'content-type': 'text/plain' } },
+        { method: 'POST', url: `${API}/boards`, payload: {} },
+        { method: 'DELETE', url: `${API}/boards/brd_doesnotexist` },
+        { method: 'PATCH', url: `${API}/boards/brd_x/lanes/lane_y`, payload: { position: -1 } },
+      ];
+      for (const options of cases) {
+        const res = await t.app.inject(options);
         expect(res.statusCode).toBe(401);
-        expect(res.headers['www-authenticate']).toBe('Bearer');
-        expect(res.json().error.code).toBe('invalid_key');
-      });
+        expect(res.json().error.code).toBe('missing_auth');
+      }
+    });
 
-      it('the Bearer scheme is case-insensitive', async () => {
-        const { key } = await t.createKey('all');
-        for (const scheme of ['Bearer', 'bearer', 'BEARER', 'bEaReR']) {
-          const res = await header(`${scheme} ${key}`);
-          expect(res.statusCode).toBe(200);
-        }
-      });
+    it.each([
+      ['an unknown key', `Bearer ak_${'x'.repeat(43)}`],
+      ['another scheme', 'Basic x'],
+      ['Basic credentials', `Basic ${Buffer.from('user:pass').toString('base64')}`],
+      ['a scheme without a key', 'Bearer'],
+      ['a blank key', 'Bearer    '],
+      ['two tokens', 'Bearer ak_one ak_two'],
+      ['a key without the ak_ prefix', `Bearer ${'x'.repeat(46)}`],
+      ['a bare key without a scheme', `ak_${'x'.repeat(43)}`],
+      ['a token scheme', `Token ak_${'x'.repeat(43)}`],
+    ])('%s is 401 invalid_key with WWW-Authenticate: Bearer', async (_what, value) => {
+      const res = await header(value);
+      expect(res.statusCode).toBe(401);
+      expect(res.headers['www-authenticate']).toBe('Bearer');
+      expect(res.json().error.code).toBe('invalid_key');
+    });
 
-      it('a key is case-sensitive: the same key in other letters is invalid', async () => {
-        const { key } = await t.createKey('all');
-        const swapped = `ak_${[...key.slice(3)].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('')}`;
-        expect((await header(`Bearer ${swapped}`)).json().error.code).toBe('invalid_key');
-      });
+    it('the Bearer scheme is case-insensitive', async () => {
+      const { key } = await t.createKey('all');
+      for (const scheme of ['Bearer', 'bearer', 'BEARER', 'bEaReR']) {
+        const res = await header(`${scheme} ${key}`);
+        expect(res.statusCode).toBe(200);
+      }
+    });
 
-      it('a revoked key works no more on the very next request', async () => {
-        const { id, key } = await t.createKey('all');
-        expect((await header(`Bearer ${key}`)).statusCode).toBe(200);
-        await t.services.apiKeys.revokeApiKey(OPERATOR, id);
-        const res = await header(`Bearer ${key}`);
-        expect(res.statusCode).toBe(401);
-        expect(res.json().error.code).toBe('invalid_key');
-        expect(res.headers['www-authenticate']).toBe('Bearer');
-      });
+    it('a key is case-sensitive: the same key in other letters is invalid', async () => {
+      const { key } = await t.createKey('all');
+      const swapped = `ak_${[...key.slice(3)].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('')}`;
+      expect((await header(`Bearer ${swapped}`)).json().error.code).toBe('invalid_key');
+    });
 
-      it('the OpenAPI document and the health check need no key', async () => {
-        expect((await t.app.inject({ method: 'GET', url: `${API}/openapi.json` })).statusCode).toBe(200);
-        expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
-      });
+    it('a revoked key works no more on the very next request', async () => {
+      const { id, key } = await t.createKey('all');
+      expect((await header(`Bearer ${key}`)).statusCode).toBe(200);
+      await t.services.apiKeys.revokeApiKey(OPERATOR, id);
+      const res = await header(`Bearer ${key}`);
+      expect(res.statusCode).toBe(401);
+      expect(res.json().error.code).toBe('invalid_key');
+      expect(res.headers['www-authenticate']).toBe('Bearer');
+    });
+
+    it('the OpenAPI document and the health check need no key', async () => {
+      expect((await t.app.inject({ method: 'GET', url: `${API}/openapi.json` })).statusCode).toBe(200);
+      expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
     });
   });
 });

@@ -4,9 +4,10 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/database.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { describeEachDialect, useTestApp } from '../support/dialects.js';
 import { testRuntime } from '../support/runtime.js';
-import { buildTestApp, type TestApp } from '../support/test-app.js';
+import { buildTestApp } from '../support/test-app.js';
 
 const MAX = 5;
 const WINDOW_MS = 60_000;
@@ -27,14 +28,8 @@ function expectResetSeconds(value: unknown): void {
   expect(Number(value)).toBeLessThanOrEqual(WINDOW_MS / 1000);
 }
 
-describe.each(DIALECTS)('rate limiting ($dialect)', ({ dialect, skip }) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    if (!skip) t = await buildTestApp(dialect, { rateLimit: { max: MAX, windowMs: WINDOW_MS } });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+describeEachDialect('rate limiting', (dialect) => {
+  const t = useTestApp(dialect, { rateLimit: { max: MAX, windowMs: WINDOW_MS } });
   afterEach(() => {
     vi.useRealTimers();
   });
@@ -50,101 +45,99 @@ describe.each(DIALECTS)('rate limiting ($dialect)', ({ dialect, skip }) => {
       headers: key === undefined ? {} : { authorization: `Bearer ${key}` },
     });
 
-  describe.skipIf(skip)('', () => {
-    it('counts down a key budget in X-RateLimit-* headers, then answers 429 with Retry-After', async () => {
-      const { key } = await t.createKey('all');
-      const address = newAddress();
-      for (let i = 1; i <= MAX; i++) {
-        const res = await inject(address, BOARDS, key);
-        expect(res.statusCode).toBe(200);
-        expect(limitHeaders(res)).toMatchObject({ limit: String(MAX), remaining: String(MAX - i) });
-        expectResetSeconds(res.headers['x-ratelimit-reset']);
-        expect(res.headers['retry-after']).toBeUndefined();
-      }
-      const limited = await inject(address, BOARDS, key);
-      expect(limited.statusCode).toBe(429);
-      expect(limited.json()).toEqual({
-        error: { code: 'rate_limited', message: 'Rate limit exceeded. Try again later.' },
-      });
-      expect(limitHeaders(limited)).toMatchObject({ limit: String(MAX), remaining: '0' });
-      expectResetSeconds(limited.headers['x-ratelimit-reset']);
-      expectResetSeconds(limited.headers['retry-after']);
-      // Every route of the API shares the key's budget.
-      expect((await inject(address, `${BOARDS}/brd_x/lanes`, key)).statusCode).toBe(429);
+  it('counts down a key budget in X-RateLimit-* headers, then answers 429 with Retry-After', async () => {
+    const { key } = await t.createKey('all');
+    const address = newAddress();
+    for (let i = 1; i <= MAX; i++) {
+      const res = await inject(address, BOARDS, key);
+      expect(res.statusCode).toBe(200);
+      expect(limitHeaders(res)).toMatchObject({ limit: String(MAX), remaining: String(MAX - i) });
+      expectResetSeconds(res.headers['x-ratelimit-reset']);
+      expect(res.headers['retry-after']).toBeUndefined();
+    }
+    const limited = await inject(address, BOARDS, key);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toEqual({
+      error: { code: 'rate_limited', message: 'Rate limit exceeded. Try again later.' },
     });
+    expect(limitHeaders(limited)).toMatchObject({ limit: String(MAX), remaining: '0' });
+    expectResetSeconds(limited.headers['x-ratelimit-reset']);
+    expectResetSeconds(limited.headers['retry-after']);
+    // Every route of the API shares the key's budget.
+    expect((await inject(address, `${BOARDS}/brd_x/lanes`, key)).statusCode).toBe(429);
+  });
 
-    it('gives every key its own budget, separate from its client address', async () => {
-      const first = await t.createKey('all');
-      const second = await t.createKey('all');
-      const address = newAddress();
-      for (let i = 0; i < MAX; i++) await inject(address, BOARDS, first.key);
-      expect((await inject(address, BOARDS, first.key)).statusCode).toBe(429);
-      const other = await inject(address, BOARDS, second.key);
-      expect(other.statusCode).toBe(200);
-      expect(other.headers['x-ratelimit-remaining']).toBe(String(MAX - 1));
-      const anonymous = await inject(address, BOARDS);
-      expect(anonymous.statusCode).toBe(401);
-      expect(anonymous.headers['x-ratelimit-remaining']).toBe(String(MAX - 1));
-    });
+  it('gives every key its own budget, separate from its client address', async () => {
+    const first = await t.createKey('all');
+    const second = await t.createKey('all');
+    const address = newAddress();
+    for (let i = 0; i < MAX; i++) await inject(address, BOARDS, first.key);
+    expect((await inject(address, BOARDS, first.key)).statusCode).toBe(429);
+    const other = await inject(address, BOARDS, second.key);
+    expect(other.statusCode).toBe(200);
+    expect(other.headers['x-ratelimit-remaining']).toBe(String(MAX - 1));
+    const anonymous = await inject(address, BOARDS);
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.headers['x-ratelimit-remaining']).toBe(String(MAX - 1));
+  });
 
-    it('limits requests without a valid key per client address, 401s included', async () => {
-      const address = newAddress();
-      const responses = [];
-      for (let i = 0; i < MAX; i++) {
-        responses.push(await inject(address, BOARDS, i % 2 === 0 ? undefined : 'ak_not_a_key'));
-      }
-      expect(responses.map((r) => r.statusCode)).toEqual(Array(MAX).fill(401));
-      expect(responses.map((r) => r.headers['x-ratelimit-remaining'])).toEqual(
-        Array.from({ length: MAX }, (_, i) => String(MAX - 1 - i)),
-      );
-      const limited = await inject(address, BOARDS);
-      expect(limited.statusCode).toBe(429);
-      expect(limited.json().error.code).toBe('rate_limited');
-      expectResetSeconds(limited.headers['retry-after']);
-      // Another address still has its whole budget.
-      expect((await inject(newAddress(), BOARDS)).headers['x-ratelimit-remaining']).toBe(String(MAX - 1));
-    });
+  it('limits requests without a valid key per client address, 401s included', async () => {
+    const address = newAddress();
+    const responses = [];
+    for (let i = 0; i < MAX; i++) {
+      responses.push(await inject(address, BOARDS, i % 2 === 0 ? undefined : 'ak_not_a_key'));
+    }
+    expect(responses.map((r) => r.statusCode)).toEqual(Array(MAX).fill(401));
+    expect(responses.map((r) => r.headers['x-ratelimit-remaining'])).toEqual(
+      Array.from({ length: MAX }, (_, i) => String(MAX - 1 - i)),
+    );
+    const limited = await inject(address, BOARDS);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().error.code).toBe('rate_limited');
+    expectResetSeconds(limited.headers['retry-after']);
+    // Another address still has its whole budget.
+    expect((await inject(newAddress(), BOARDS)).headers['x-ratelimit-remaining']).toBe(String(MAX - 1));
+  });
 
-    it('puts the headers on 404s of unknown API paths, counted like any request', async () => {
-      const { key } = await t.createKey('all');
-      const address = newAddress();
-      const unknown = await inject(address, '/api/ext/v1/no-such-thing', key);
-      expect(unknown.statusCode).toBe(404);
-      expect(unknown.json().error.code).toBe('not_found');
-      expect(limitHeaders(unknown)).toMatchObject({ limit: String(MAX), remaining: String(MAX - 1) });
-      const wrongMethod = await inject(address, '/api/ext/v1/boards/brd_x/lanes/lane_x', key, 'POST');
-      expect(wrongMethod.statusCode).toBe(404);
-      expect(wrongMethod.headers['x-ratelimit-remaining']).toBe(String(MAX - 2));
-    });
+  it('puts the headers on 404s of unknown API paths, counted like any request', async () => {
+    const { key } = await t.createKey('all');
+    const address = newAddress();
+    const unknown = await inject(address, '/api/ext/v1/no-such-thing', key);
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().error.code).toBe('not_found');
+    expect(limitHeaders(unknown)).toMatchObject({ limit: String(MAX), remaining: String(MAX - 1) });
+    const wrongMethod = await inject(address, '/api/ext/v1/boards/brd_x/lanes/lane_x', key, 'POST');
+    expect(wrongMethod.statusCode).toBe(404);
+    expect(wrongMethod.headers['x-ratelimit-remaining']).toBe(String(MAX - 2));
+  });
 
-    it('does not limit /healthz or put the headers on it', async () => {
-      const address = newAddress();
-      for (let i = 0; i < MAX + 3; i++) {
-        const res = await inject(address, '/healthz');
-        expect(res.statusCode).toBe(200);
-        expect(res.headers['x-ratelimit-limit']).toBeUndefined();
-      }
-      expect((await inject(address, BOARDS)).headers['x-ratelimit-remaining']).toBe(String(MAX - 1));
-    });
+  it('does not limit /healthz or put the headers on it', async () => {
+    const address = newAddress();
+    for (let i = 0; i < MAX + 3; i++) {
+      const res = await inject(address, '/healthz');
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+    }
+    expect((await inject(address, BOARDS)).headers['x-ratelimit-remaining']).toBe(String(MAX - 1));
+  });
 
-    it('starts a fresh budget when the window has passed', async () => {
-      vi.useFakeTimers({ toFake: ['Date'] });
-      vi.setSystemTime(new Date('2026-11-21T10:00:00.000Z'));
-      const { key } = await t.createKey('all');
-      const address = newAddress();
-      for (let i = 0; i < MAX; i++) await inject(address, BOARDS, key);
+  it('starts a fresh budget when the window has passed', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-21T10:00:00.000Z'));
+    const { key } = await t.createKey('all');
+    const address = newAddress();
+    for (let i = 0; i < MAX; i++) await inject(address, BOARDS, key);
 
-      vi.setSystemTime(new Date('2026-11-21T10:00:45.000Z'));
-      const limited = await inject(address, BOARDS, key);
-      expect(limited.statusCode).toBe(429);
-      expect(limited.headers['retry-after']).toBe('15');
-      expect(limited.headers['x-ratelimit-reset']).toBe('15');
+    vi.setSystemTime(new Date('2026-11-21T10:00:45.000Z'));
+    const limited = await inject(address, BOARDS, key);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['retry-after']).toBe('15');
+    expect(limited.headers['x-ratelimit-reset']).toBe('15');
 
-      vi.setSystemTime(new Date('2026-11-21T10:01:00.000Z'));
-      const fresh = await inject(address, BOARDS, key);
-      expect(fresh.statusCode).toBe(200);
-      expect(limitHeaders(fresh)).toEqual({ limit: String(MAX), remaining: String(MAX - 1), reset: '60' });
-    });
+    vi.setSystemTime(new Date('2026-11-21T10:01:00.000Z'));
+    const fresh = await inject(address, BOARDS, key);
+    expect(fresh.statusCode).toBe(200);
+    expect(limitHeaders(fresh)).toEqual({ limit: String(MAX), remaining: String(MAX - 1), reset: '60' });
   });
 });
 
