@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import type { Clock } from '../lib/time.js';
-import { CaptureApiClient, CaptureApiError, type TaskRef } from './api-client.js';
+import type { CaptureApiClient, TaskRef } from './api-client.js';
 import { batchLines } from './batches.js';
 import type { CaptureLog } from './capture-log.js';
 import { fingerprint, mapClaudeLine, readCompleteLines } from './claude-transcript.js';
@@ -82,7 +82,7 @@ export async function captureClaude(options: CaptureOptions): Promise<CaptureOut
     log.info(`${where}: another run holds the transcript; it, or the next run, sends the new lines.`);
     return stoppedEarly('locked');
   }
-  const client = new CaptureApiClient(baseUrl, apiKey, deadline);
+  let client: CaptureApiClient | null = null;
   try {
     const saved = await store.read(input.transcriptPath);
     let size: number;
@@ -112,10 +112,15 @@ export async function captureClaude(options: CaptureOptions): Promise<CaptureOut
     const batches = batchLines(lines, mapClaudeLine, start);
     if (batches.length === 0) return { sent: 0, inserted: 0, offset: start, stopped: null };
 
+    // Loaded only now: a run with nothing new ends without loading the HTTP client (undici).
+    const { CaptureApiClient, CaptureApiError } = await import('./api-client.js');
+    const api = new CaptureApiClient(baseUrl, apiKey, deadline);
+    client = api;
+
     let inserted = 0;
     let sent = 0;
     try {
-      const task = await resolveTask(client, located.shortIds, state.task);
+      const task = await resolveTask(api, located.shortIds, state.task);
       if (!task) {
         log.error(
           `${where}: task ${located.shortIds.join(' or ')} (from ${located.origin}) not found with this key.`,
@@ -125,7 +130,7 @@ export async function captureClaude(options: CaptureOptions): Promise<CaptureOut
       state.task = task;
       for (const batch of batches) {
         if (batch.turns.length > 0) {
-          inserted += await client.postTurns(task, batch.turns);
+          inserted += await api.postTurns(task, batch.turns);
           sent += batch.turns.length;
         }
         await commit(batch.end);
@@ -143,7 +148,7 @@ export async function captureClaude(options: CaptureOptions): Promise<CaptureOut
       return { sent, inserted, offset: state.offset, stopped: error.message };
     }
   } finally {
-    await client.close();
+    await client?.close();
     await release();
   }
 }

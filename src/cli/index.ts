@@ -1,27 +1,17 @@
 import { Command, CommanderError } from 'commander';
-import { ConfigError, loadConfig } from '../config.js';
-import { migrateToLatest, SchemaOutdatedError, SchemaTooNewError } from '../db/migrate.js';
-import { DomainError } from '../domain/errors.js';
-import { createLogger, createRuntime } from '../runtime.js';
 import { registerCaptureCommand } from './capture-command.js';
-import { type CliContext, openCliContext } from './context.js';
+import { CliFailure } from './failure.js';
 import { registerKeysCommand } from './keys-command.js';
 import { registerMcpCommand } from './mcp-command.js';
+import type { CliContext } from './server-side.js';
 import { registerUsersCommand } from './users-command.js';
 
-async function withContext<T>(work: (ctx: CliContext) => Promise<T>): Promise<T> {
-  const ctx = await openCliContext();
-  try {
-    return await work(ctx);
-  } finally {
-    await ctx.runtime.close();
-  }
-}
+// This module is the command table only: each command loads what it uses inside its action (the
+// runtime and the database in `server-side.ts`, the capture client, the MCP SDK), so `--help` loads
+// commander and these files, and the hook and the MCP server start without the server's code
+// (docs/performance.md, "CLI start-up"; test/cli/lean-start.test.ts keeps it so).
 
-/**
- * Usage errors are one line on stderr, as scripts expect: commander's `error: …` with its suggestion
- * joined on, or, for a command group called without a command, its usage line.
- */
+/** Usage errors are one line on stderr, as scripts expect, with commander's suggestion joined on. */
 function oneLineError(text: string): string {
   const lines = text
     .split('\n')
@@ -31,6 +21,11 @@ function oneLineError(text: string): string {
   if (first.startsWith('error: ')) return `laneboard: ${lines.join(' ').slice('error: '.length)}`;
   if (first.startsWith('Usage: ')) return `laneboard: a command is required. ${first} (see --help)`;
   return `laneboard: ${first}`;
+}
+
+async function withContext<T>(work: (ctx: CliContext) => Promise<T>): Promise<T> {
+  const { withCliContext } = await import('./server-side.js');
+  return withCliContext(work);
 }
 
 function buildProgram(): Command {
@@ -44,31 +39,16 @@ function buildProgram(): Command {
     .command('serve')
     .description('Serve the API (same as npm start)')
     .action(async () => {
-      // Loaded only here: the HTTP stack is not needed by the other commands, which start faster.
-      const { serve } = await import('../main.js');
-      await serve();
-      // serve() keeps the process alive until a signal.
-      await new Promise(() => {});
+      const { serveCommand } = await import('./server-side.js');
+      await serveCommand();
     });
 
   program
     .command('migrate')
     .description('Apply pending database migrations')
     .action(async () => {
-      const config = loadConfig();
-      // Migrated here rather than by the runtime, so the command can print what it applied.
-      const runtime = await createRuntime(
-        { ...config, databasePoolSize: 1 },
-        { migrations: 'skip', log: createLogger('warn') },
-      );
-      try {
-        const applied = await migrateToLatest(runtime.database);
-        process.stdout.write(
-          applied.length ? `Applied: ${applied.join(', ')}\n` : 'Database is up to date.\n',
-        );
-      } finally {
-        await runtime.close();
-      }
+      const { migrateCommand } = await import('./server-side.js');
+      await migrateCommand();
     });
 
   registerKeysCommand(program, withContext);
@@ -90,17 +70,9 @@ export async function run(argv: string[]): Promise<number> {
       if (error.exitCode === 0) return 0;
       return 2;
     }
-    if (error instanceof ConfigError) {
-      process.stderr.write(`laneboard: invalid configuration: ${error.message}\n`);
-      return 1;
-    }
-    if (error instanceof SchemaOutdatedError || error instanceof SchemaTooNewError) {
+    if (error instanceof CliFailure) {
       process.stderr.write(`laneboard: ${error.message}\n`);
-      return 1;
-    }
-    if (error instanceof DomainError) {
-      process.stderr.write(`laneboard: ${error.message}\n`);
-      return error.code === 'validation_error' ? 2 : 1;
+      return error.exitCode;
     }
     process.stderr.write(`laneboard: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;

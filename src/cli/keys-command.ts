@@ -1,7 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import type { Permission } from '../domain/actor.js';
 import type { ApiKeyView, BoardGrant } from '../domain/api-keys/api-key-service.js';
-import type { CliContext } from './context.js';
+import type { CliContext } from './server-side.js';
 
 type WithContext = <T>(work: (ctx: CliContext) => Promise<T>) => Promise<T>;
 

@@ -1,7 +1,7 @@
 import { Argument, type Command, Option } from 'commander';
 import type { User } from '../domain/people/people-views.js';
 import { ROLES } from '../domain/people/roles.js';
-import type { CliContext } from './context.js';
+import type { CliContext } from './server-side.js';
 
 type WithContext = <T>(work: (ctx: CliContext) => Promise<T>) => Promise<T>;
 
