@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorCode } from '../domain/errors.js';
@@ -88,9 +89,40 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
     .send(errorBody('internal_error', `An internal error occurred (request id ${request.id}).`));
 }
 
-/** Errors Node's HTTP parser raises before Fastify sees a request (oversized headers, malformed requests). */
+/** A socket as Node's HTTP server keeps it: the response it is writing, if any (a private field). */
+type ServerSocket = Socket & { _httpMessage?: ServerResponse | null };
+
+/** Sockets whose parser error is being answered (the parser may report the same error again). */
+const answering = new WeakSet<Socket>();
+
+/**
+ * Errors Node's HTTP parser raises before Fastify sees a request (oversized headers, malformed requests).
+ * The malformed bytes may follow a request that is still being served on the same connection — a
+ * DELETE sent with a body but neither Content-Length nor Transfer-Encoding has no body in HTTP/1.1, so
+ * its "body" is read as the next request. That first request runs (and may change data): its own answer
+ * goes out first, then the 400 for what followed, and the connection closes. Answering 400 at once and
+ * closing would tell the client that a change it made was refused.
+ */
 export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (error.code === 'ECONNRESET' || socket.destroyed || answering.has(socket)) return;
+  answering.add(socket);
+  const inFlight = (socket as ServerSocket)._httpMessage;
+  if (!inFlight || inFlight.writableFinished) {
+    answerClientError(error, socket);
+    return;
+  }
+  let answered = false;
+  const answer = () => {
+    if (answered) return;
+    answered = true;
+    answerClientError(error, socket);
+  };
+  inFlight.once('finish', answer);
+  inFlight.once('close', answer);
+}
+
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (socket.destroyed) return;
   let status = 400;
   let body = errorBody('invalid_body', 'The request is malformed.');
   if (error.code === 'HPE_HEADER_OVERFLOW') {
