@@ -23,12 +23,17 @@ export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...clean, ...env };
 }
 
-/** Runs a command to completion (at most `timeoutMs`) and collects its output. */
+/**
+ * Runs a command to completion and collects its output. `stdin` is written and closed, as a script
+ * piping into the command would. A command that has not finished after `timeoutMs` (a safety net for a
+ * hung child, not a wait) is killed and the promise rejects.
+ */
 export function runCommand(
   command: string,
   args: string[],
   env: Record<string, string>,
-  timeoutMs = 15_000,
+  timeoutMs = 60_000,
+  stdin = '',
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: PROJECT_ROOT, env: childEnv(env), stdio: 'pipe' });
@@ -42,17 +47,30 @@ export function runCommand(
     });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`${command} ${args.join(' ')} did not finish in ${timeoutMs} ms`));
+      reject(new Error(`${command} ${args.join(' ')} did not finish in ${timeoutMs} ms; killed. ${stderr}`));
     }, timeoutMs);
-    child.on('error', reject);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(error);
+    });
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
+    // A child that exits without reading its stdin must not fail the run.
+    child.stdin.on('error', () => {});
+    child.stdin.end(stdin);
   });
 }
 
 /** `laneboard <args>` as `npx laneboard` runs it: node on bin/laneboard.js (which runs dist/). */
-export function laneboard(args: string[], env: Record<string, string>): Promise<CliResult> {
-  return runCommand(process.execPath, [path.join(PROJECT_ROOT, 'bin/laneboard.js'), ...args], env);
+export function laneboard(args: string[], env: Record<string, string>, stdin = ''): Promise<CliResult> {
+  return runCommand(
+    process.execPath,
+    [path.join(PROJECT_ROOT, 'bin/laneboard.js'), ...args],
+    env,
+    60_000,
+    stdin,
+  );
 }

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,31 +5,9 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
 import { testConfig } from '../support/runtime.js';
-import { type CliResult, childEnv, laneboard, PROJECT_ROOT } from './run-cli.js';
+import { laneboard } from './run-cli.js';
 
 const PASSWORD = 'operator chosen passphrase';
-
-/** `laneboard users ...` with `input` written to its stdin. */
-function withStdin(args: string[], env: Record<string, string>, input: string): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'bin/laneboard.js'), ...args], {
-      cwd: PROJECT_ROOT,
-      env: childEnv(env),
-      stdio: 'pipe',
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => {
-      stdout += c;
-    });
-    child.stderr.setEncoding('utf8').on('data', (c: string) => {
-      stderr += c;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
 
 describe('laneboard users (embedded SQLite)', () => {
   let dataDir: string;
@@ -68,7 +45,7 @@ describe('laneboard users (embedded SQLite)', () => {
 
     // The password from one line on stdin when LANEBOARD_PASSWORD is not set.
     const { LANEBOARD_PASSWORD: _unused, ...noPasswordEnv } = env;
-    const piped = await withStdin(
+    const piped = await laneboard(
       ['users', 'create', '--email', 'mo@example.com', '--name', 'Mo', '--role', 'member', '--json'],
       noPasswordEnv,
       'a piped-in passphrase\n',
