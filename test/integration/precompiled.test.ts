@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { precompiled } from '../../src/db/precompiled.js';
-import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/database.js';
+import { describeEachDialect, useTestDatabase } from '../support/dialects.js';
 
 const NOW = '2026-11-21T10:00:00.000Z';
 
@@ -18,11 +18,9 @@ const lanesNamed = precompiled(2, (db, name: string, boardId: string) =>
     .orderBy('id'),
 );
 
-describe.each(DIALECTS)('precompiled queries ($dialect)', ({ dialect, skip }) => {
-  let t: TestDatabase;
+describeEachDialect('precompiled queries', (dialect) => {
+  const t = useTestDatabase(dialect);
   beforeAll(async () => {
-    if (skip) return;
-    t = await createTestDatabase(dialect);
     const db = t.database.kysely;
     await db
       .insertInto('boards')
@@ -40,41 +38,36 @@ describe.each(DIALECTS)('precompiled queries ($dialect)', ({ dialect, skip }) =>
       ])
       .execute();
   });
-  afterAll(async () => {
-    await t?.drop();
+
+  it('binds each argument to its own parameter, run after run', async () => {
+    const db = t.database.kysely;
+    expect(await lanesNamed(db, 'Todo', 'brd_a')).toEqual([{ id: 'lane_1', name: 'Todo', position: 0 }]);
+    expect(await lanesNamed(db, 'Todo', 'brd_b')).toEqual([{ id: 'lane_3', name: 'Todo', position: 0 }]);
+    expect(await lanesNamed(db, 'Done', 'brd_a')).toEqual([{ id: 'lane_2', name: 'Done', position: 1 }]);
+    expect(await lanesNamed(db, 'Done', 'brd_b')).toEqual([]);
   });
 
-  describe.skipIf(skip)('', () => {
-    it('binds each argument to its own parameter, run after run', async () => {
-      const db = t.database.kysely;
-      expect(await lanesNamed(db, 'Todo', 'brd_a')).toEqual([{ id: 'lane_1', name: 'Todo', position: 0 }]);
-      expect(await lanesNamed(db, 'Todo', 'brd_b')).toEqual([{ id: 'lane_3', name: 'Todo', position: 0 }]);
-      expect(await lanesNamed(db, 'Done', 'brd_a')).toEqual([{ id: 'lane_2', name: 'Done', position: 1 }]);
-      expect(await lanesNamed(db, 'Done', 'brd_b')).toEqual([]);
+  it('runs inside a transaction and sees its uncommitted writes', async () => {
+    const seen = await t.database.kysely.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('lanes')
+        .values({
+          id: 'lane_4',
+          board_id: 'brd_b',
+          name: 'Review',
+          position: 1,
+          created_at: NOW,
+          updated_at: NOW,
+        })
+        .execute();
+      const rows = await lanesNamed(trx, 'Review', 'brd_b');
+      await trx.deleteFrom('lanes').where('id', '=', 'lane_4').execute();
+      return rows;
     });
-
-    it('runs inside a transaction and sees its uncommitted writes', async () => {
-      const seen = await t.database.kysely.transaction().execute(async (trx) => {
-        await trx
-          .insertInto('lanes')
-          .values({
-            id: 'lane_4',
-            board_id: 'brd_b',
-            name: 'Review',
-            position: 1,
-            created_at: NOW,
-            updated_at: NOW,
-          })
-          .execute();
-        const rows = await lanesNamed(trx, 'Review', 'brd_b');
-        await trx.deleteFrom('lanes').where('id', '=', 'lane_4').execute();
-        return rows;
-      });
-      expect(seen).toEqual([{ id: 'lane_4', name: 'Review', position: 1 }]);
-    });
+    expect(seen).toEqual([{ id: 'lane_4', name: 'Review', position: 1 }]);
   });
 
-  describe.skipIf(skip || dialect !== 'postgres')('on PostgreSQL', () => {
+  describe.skipIf(dialect !== 'postgres')('on PostgreSQL', () => {
     it('is sent as a named statement, prepared once per connection', async () => {
       const prepared = await t.database.withPgConnection(async (db, client) => {
         for (let i = 0; i < 3; i++) await lanesNamed(db, 'Todo', 'brd_a');

@@ -1,23 +1,17 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   inTransaction,
   MAX_TRANSACTION_ATTEMPTS,
   TransactionConflictError,
 } from '../../src/db/transaction.js';
 import { inTransaction as domainTransaction } from '../../src/domain/transaction.js';
-import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/database.js';
+import { describeEachDialect, useTestDatabase } from '../support/dialects.js';
 
 const deadlock = () => Object.assign(new Error('deadlock detected'), { code: '40P01' });
 
-describe.each(DIALECTS)('transactions retry deadlocks ($dialect)', ({ dialect, skip }) => {
-  let db: TestDatabase;
-  beforeAll(async () => {
-    if (!skip) db = await createTestDatabase(dialect);
-  });
-  afterAll(async () => {
-    await db?.drop();
-  });
+describeEachDialect('transactions retry deadlocks', (dialect) => {
+  const db = useTestDatabase(dialect);
 
   const boardCount = async () =>
     Number(
@@ -31,52 +25,50 @@ describe.each(DIALECTS)('transactions retry deadlocks ($dialect)', ({ dialect, s
   const insertBoard = (trx: Parameters<Parameters<typeof inTransaction>[1]>[0], id: string) =>
     trx.db.insertInto('boards').values({ id, name: id, created_at: 'now', updated_at: 'now' }).execute();
 
-  describe.skipIf(skip)('', () => {
-    it('runs the whole work again after a deadlock, and after-commit callbacks of the committed attempt only', async () => {
-      const before = await boardCount();
-      let attempts = 0;
-      const committed: number[] = [];
-      const result = await inTransaction(db.database, async (tx) => {
-        attempts++;
-        const attempt = attempts;
-        await insertBoard(tx, `brd_retry_${attempt}`);
-        tx.afterCommit(() => committed.push(attempt));
-        if (attempt < 3) throw deadlock();
-        return 'done';
-      });
-      expect(result).toBe('done');
-      expect(attempts).toBe(3);
-      expect(committed).toEqual([3]);
-      // The failed attempts' writes were rolled back.
-      expect(await boardCount()).toBe(before + 1);
+  it('runs the whole work again after a deadlock, and after-commit callbacks of the committed attempt only', async () => {
+    const before = await boardCount();
+    let attempts = 0;
+    const committed: number[] = [];
+    const result = await inTransaction(db.database, async (tx) => {
+      attempts++;
+      const attempt = attempts;
+      await insertBoard(tx, `brd_retry_${attempt}`);
+      tx.afterCommit(() => committed.push(attempt));
+      if (attempt < 3) throw deadlock();
+      return 'done';
     });
-
-    it('gives up after the last attempt: 409 conflict for the domain; other errors are not retried', async () => {
-      let attempts = 0;
-      const always = () =>
-        inTransaction(db.database, async () => {
-          attempts++;
-          throw deadlock();
-        });
-      await expect(always()).rejects.toBeInstanceOf(TransactionConflictError);
-      expect(attempts).toBe(MAX_TRANSACTION_ATTEMPTS);
-      await expect(
-        domainTransaction(db.database, async () => {
-          throw deadlock();
-        }),
-      ).rejects.toMatchObject({ code: 'conflict' });
-      attempts = 0;
-      await expect(
-        inTransaction(db.database, async () => {
-          attempts++;
-          throw new Error('not a conflict');
-        }),
-      ).rejects.toThrow('not a conflict');
-      expect(attempts).toBe(1);
-    });
+    expect(result).toBe('done');
+    expect(attempts).toBe(3);
+    expect(committed).toEqual([3]);
+    // The failed attempts' writes were rolled back.
+    expect(await boardCount()).toBe(before + 1);
   });
 
-  describe.skipIf(skip || dialect !== 'postgres')('a real deadlock', () => {
+  it('gives up after the last attempt: 409 conflict for the domain; other errors are not retried', async () => {
+    let attempts = 0;
+    const always = () =>
+      inTransaction(db.database, async () => {
+        attempts++;
+        throw deadlock();
+      });
+    await expect(always()).rejects.toBeInstanceOf(TransactionConflictError);
+    expect(attempts).toBe(MAX_TRANSACTION_ATTEMPTS);
+    await expect(
+      domainTransaction(db.database, async () => {
+        throw deadlock();
+      }),
+    ).rejects.toMatchObject({ code: 'conflict' });
+    attempts = 0;
+    await expect(
+      inTransaction(db.database, async () => {
+        attempts++;
+        throw new Error('not a conflict');
+      }),
+    ).rejects.toThrow('not a conflict');
+    expect(attempts).toBe(1);
+  });
+
+  describe.skipIf(dialect !== 'postgres')('a real deadlock', () => {
     it('two transactions locking two rows in opposite orders both commit', async () => {
       await db.database.kysely
         .insertInto('boards')

@@ -1,14 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { WebhookHistoryRetention } from '../../src/webhooks/webhook-history-retention.js';
-import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/database.js';
+import { describeEachDialect, useTestDatabase } from '../support/dialects.js';
 
 const DAY = 86_400_000;
 const NOW = Date.parse('2026-11-21T12:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
 
-describe.each(DIALECTS)('webhook history retention ($dialect)', ({ dialect, skip }) => {
-  let t: TestDatabase;
-
+describeEachDialect('webhook history retention', (dialect) => {
   async function seedHistory(): Promise<void> {
     const db = t.database.kysely;
     await db
@@ -60,32 +58,26 @@ describe.each(DIALECTS)('webhook history retention ($dialect)', ({ dialect, skip
     }
   }
 
+  const t = useTestDatabase(dialect);
   beforeAll(async () => {
-    if (skip) return;
-    t = await createTestDatabase(dialect);
     await seedHistory();
   });
-  afterAll(async () => {
-    await t?.drop();
-  });
 
-  describe.skipIf(skip)('', () => {
-    it('deletes finished deliveries past retention and their events, never pending ones or recent history', async () => {
-      const retention = new WebhookHistoryRetention({
-        database: t.database,
-        retentionMs: 30 * DAY,
-        clock: { now: () => NOW },
-      });
-      expect(await retention.pruneOnce()).toEqual({ deliveries: 2, events: 2 });
-
-      const db = t.database.kysely;
-      const deliveries = await db.selectFrom('webhook_deliveries').select('id').orderBy('id').execute();
-      expect(deliveries.map((d) => d.id)).toEqual(['dlv_old_pending', 'dlv_recent_delivered']);
-      const events = await db.selectFrom('webhook_events').select('id').orderBy('id').execute();
-      expect(events.map((e) => e.id)).toEqual(['evt_old_pending', 'evt_recent_delivered']);
-
-      // Nothing more to do on a second pass.
-      expect(await retention.pruneOnce()).toEqual({ deliveries: 0, events: 0 });
+  it('deletes finished deliveries past retention and their events, never pending ones or recent history', async () => {
+    const retention = new WebhookHistoryRetention({
+      database: t.database,
+      retentionMs: 30 * DAY,
+      clock: { now: () => NOW },
     });
+    expect(await retention.pruneOnce()).toEqual({ deliveries: 2, events: 2 });
+
+    const db = t.database.kysely;
+    const deliveries = await db.selectFrom('webhook_deliveries').select('id').orderBy('id').execute();
+    expect(deliveries.map((d) => d.id)).toEqual(['dlv_old_pending', 'dlv_recent_delivered']);
+    const events = await db.selectFrom('webhook_events').select('id').orderBy('id').execute();
+    expect(events.map((e) => e.id)).toEqual(['evt_old_pending', 'evt_recent_delivered']);
+
+    // Nothing more to do on a second pass.
+    expect(await retention.pruneOnce()).toEqual({ deliveries: 0, events: 0 });
   });
 });
