@@ -36,7 +36,7 @@ export class SseClient {
     return [...this.events].reverse().find((e) => e.id !== null)?.id ?? null;
   }
 
-  async next(match: (event: SseEvent) => boolean, timeoutMs = 1000): Promise<SseEvent> {
+  async next(match: (event: SseEvent) => boolean, timeoutMs = 20_000): Promise<SseEvent> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.events.find(match);
@@ -46,7 +46,7 @@ export class SseClient {
     }
   }
 
-  async untilEnded(timeoutMs = 2000): Promise<void> {
+  async untilEnded(timeoutMs = 20_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!this.ended) {
       if (Date.now() > deadline) throw new Error(`stream still open after ${timeoutMs} ms`);
