@@ -6,7 +6,7 @@ import { createMcpServer } from './server.js';
  * `laneboard mcp`: the MCP server on stdin/stdout for an agent on this machine, acting through a
  * Laneboard server's external API with LANEBOARD_URL and LANEBOARD_API_KEY. stdout carries only
  * protocol messages; a configuration problem is thrown before anything is served. Resolves once the
- * client hangs up.
+ * client hangs up (closes our stdin or our stdout).
  */
 export async function runStdioServer(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const url = env.LANEBOARD_URL?.trim();
@@ -21,6 +21,10 @@ export async function runStdioServer(env: NodeJS.ProcessEnv = process.env): Prom
   });
   // The client ends the session by closing our stdin.
   process.stdin.on('end', () => void server.close());
+  // Or by closing its end of our stdout: a write then fails (EPIPE). That is a hang-up too, not a crash:
+  // without this listener the error event would end the process with a stack trace. Later writes'
+  // errors land here as well, so nothing is thrown while the session closes.
+  process.stdout.on('error', () => void server.close());
   await server.connect(transport);
   await closed;
   await api.close();

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -73,4 +73,24 @@ export function laneboard(args: string[], env: Record<string, string>, stdin = '
     60_000,
     stdin,
   );
+}
+
+/**
+ * Resolves with a spawned child's exit; a child still running after `timeoutMs` (a safety net for a
+ * hung child, not a wait) is killed and the promise rejects.
+ */
+export function exitOf(
+  child: ChildProcess,
+  timeoutMs = 60_000,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the child did not exit in ${timeoutMs} ms; killed.`));
+    }, timeoutMs);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal });
+    });
+  });
 }
