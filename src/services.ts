@@ -1,4 +1,5 @@
 import { ActivityService } from './domain/activities/activity-service.js';
+import { AgentService } from './domain/agents/agent-service.js';
 import { ApiKeyService } from './domain/api-keys/api-key-service.js';
 import { AssetService, type AssetServiceOptions } from './domain/assets/asset-service.js';
 import { BoardService } from './domain/boards/board-service.js';
@@ -44,6 +45,7 @@ export function createServices(deps: ServiceDeps, options: ServiceOptions = {}) 
   const people = new PeopleService(deps, sessions);
   return {
     activities: new ActivityService(deps),
+    agents: new AgentService(deps),
     apiKeys,
     boards: new BoardService(deps),
     lanes: new LaneService(deps),

@@ -15,6 +15,7 @@ import { webhookChangesMigration } from './migrations/011-webhook-changes.js';
 import { pendingDeliveriesUnindexedMigration } from './migrations/012-pending-deliveries-unindexed.js';
 import { recentActivitiesMigration } from './migrations/013-recent-activities.js';
 import { keyChangeStampMigration } from './migrations/014-key-change-stamp.js';
+import { agentsAssigneesMigration } from './migrations/015-agents-assignees.js';
 import type { Dialect } from './schema.js';
 
 /** Every migration, by name; names sort in the order they apply. New migrations are added here. */
@@ -34,6 +35,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '012-pending-deliveries-unindexed': pendingDeliveriesUnindexedMigration,
     '013-recent-activities': recentActivitiesMigration(dialect),
     '014-key-change-stamp': keyChangeStampMigration(dialect),
+    '015-agents-assignees': agentsAssigneesMigration(dialect),
   };
 }
 

@@ -48,6 +48,26 @@ export interface ApiKeyRevealsTable {
   at: string;
 }
 
+/** Agents as members (migration 015): they hold API keys and can be assigned like people. */
+export interface AgentsTable {
+  id: string;
+  name: string;
+  description: string;
+  active: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Who is assigned to a task: a person (`usr_`) or an agent (`agt_`). */
+export interface TaskAssigneesTable {
+  task_id: string;
+  board_id: string;
+  member_id: string;
+  member_type: 'person' | 'agent';
+  created_at: string;
+}
+
 export type UserRow = Selectable<UsersTable>;
+export type AgentRow = Selectable<AgentsTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type InviteRow = Selectable<InvitesTable>;

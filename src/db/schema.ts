@@ -6,10 +6,12 @@ import type { Generated, Insertable, Kysely, Selectable, Transaction } from 'kys
  * integers 0/1, lists are JSON text.
  */
 import type {
+  AgentsTable,
   ApiKeyRevealsTable,
   InvitesTable,
   SessionsTable,
   SignInFailuresTable,
+  TaskAssigneesTable,
   UsersTable,
 } from './schema-people.js';
 
@@ -27,6 +29,8 @@ export interface ApiKeysTable {
   owner_user_id: string | null;
   /** Updated at most once a minute per key (see ApiKeyService), so it costs the hot path nothing. */
   last_used_at: string | null;
+  /** The agent the key belongs to (it then acts as the agent); null for a person's or nobody's key. */
+  agent_id: string | null;
 }
 
 export interface ApiKeyGrantsTable {
@@ -70,6 +74,8 @@ export interface TasksTable {
   created_at: string;
   updated_at: string;
   last_turn_at: string | null;
+  /** How many members are assigned: claiming takes a task only while it is 0 (task-claims.ts). */
+  assignee_count: Generated<number>;
 }
 
 export interface CommentsTable {
@@ -240,6 +246,8 @@ export interface DB {
   sign_in_failures: SignInFailuresTable;
   api_key_reveals: ApiKeyRevealsTable;
   webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
+  agents: AgentsTable;
+  task_assignees: TaskAssigneesTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

@@ -41,7 +41,8 @@ export type IdKind =
   | 'inv'
   | 'rvl'
   | 'sif'
-  | 'ast';
+  | 'ast'
+  | 'agt';
 
 // Sequence numbers per millisecond in the sortable part; ms * 1296 stays a safe integer until the year 2189.
 const PER_MS = 36 * 36;

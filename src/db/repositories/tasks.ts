@@ -10,7 +10,7 @@ import { countedPosition, laneOrder, numberPositions } from './task-ranks.js';
 export type TaskWithPosition = TaskRow & { position: number | null };
 
 /** A task as the list shows it: the (possibly long) description, turn timestamp and rank are not read. */
-export type TaskListRow = Omit<TaskWithPosition, 'description' | 'last_turn_at' | 'rank'>;
+export type TaskListRow = Omit<TaskWithPosition, 'description' | 'last_turn_at' | 'rank' | 'assignee_count'>;
 
 export interface TaskListFilter {
   laneId?: string;

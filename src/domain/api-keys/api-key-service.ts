@@ -1,3 +1,4 @@
+import { lockActiveAgent } from '../../db/repositories/agents.js';
 import {
   findApiKeyById,
   insertApiKey,
@@ -13,6 +14,7 @@ import type { ApiKeyRow } from '../../db/schema.js';
 import { newApiKeyValue, newId } from '../../lib/ids.js';
 import { isoNow } from '../../lib/time.js';
 import type { Actor, Permission } from '../actor.js';
+import { requireAgentManager } from '../agents/agent-rules.js';
 import { DomainError, forbidden, invalid, notFound } from '../errors.js';
 import type { ServiceDeps } from '../services.js';
 import { LIMITS, requiredText } from '../text-rules.js';
@@ -31,6 +33,8 @@ export interface ApiKeyView {
   grants: BoardGrant[];
   createdAt: string;
   revokedAt: string | null;
+  /** The agent the key belongs to and acts as; null for a person's or nobody's key. */
+  agentId: string | null;
 }
 
 export interface CreatedApiKey extends ApiKeyView {
@@ -59,11 +63,17 @@ export class ApiKeyService {
     this.authenticator = new KeyAuthenticator(deps);
   }
 
+  /**
+   * A new key: the person's who makes it in the web UI, nobody's when made with the CLI, or, with
+   * `agentId` (owners, admins and the operator only), the agent's, which it then acts as.
+   */
   async createKey(
     actor: Actor,
-    input: { name: string; allBoards: boolean; grants: BoardGrant[] },
+    input: { name: string; allBoards: boolean; grants: BoardGrant[]; agentId?: string },
   ): Promise<CreatedApiKey> {
     keyOwnerScope(actor);
+    const agentId = input.agentId ?? null;
+    if (agentId !== null) requireAgentManager(actor);
     const name = requiredText('name', input.name, LIMITS.boardName);
     checkAccess(input);
     const key = newApiKeyValue();
@@ -76,10 +86,15 @@ export class ApiKeyService {
       all_boards: input.allBoards ? 1 : 0,
       created_at: now,
       revoked_at: null,
-      owner_user_id: actor.kind === 'user' ? actor.userId : null,
+      // An agent's key is the agent's alone: it outlives the person who made it.
+      owner_user_id: actor.kind === 'user' && agentId === null ? actor.userId : null,
       last_used_at: null,
+      agent_id: agentId,
     };
     await inTransaction(this.deps.database, async (tx) => {
+      if (agentId !== null && !(await lockActiveAgent(tx, agentId))) {
+        throw invalid('agentId', 'must be the id of an active agent.');
+      }
       await insertApiKey(tx.db, row);
       for (const grant of input.grants) {
         if (!(await boardExists(tx.db, grant.boardId))) throw notFound(`Board ${grant.boardId}`);
@@ -204,5 +219,6 @@ function toView(row: ApiKeyRow, grants: BoardGrant[]): ApiKeyView {
     grants,
     createdAt: row.created_at,
     revokedAt: row.revoked_at,
+    agentId: row.agent_id,
   };
 }

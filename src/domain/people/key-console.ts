@@ -69,7 +69,7 @@ export class KeyConsole {
 
   async create(
     actor: Actor,
-    input: { name: string; allBoards: boolean; grants: BoardGrant[] },
+    input: { name: string; allBoards: boolean; grants: BoardGrant[]; agentId?: string },
   ): Promise<KeyListItem & { key: string }> {
     const created = await this.apiKeys.createKey(actor, input);
     return { ...(await this.get(actor, created.id)), key: created.key };

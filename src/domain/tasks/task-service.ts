@@ -101,6 +101,7 @@ export class TaskService {
         created_at: now,
         updated_at: now,
         last_turn_at: null,
+        assignee_count: 0,
       };
       await insertWithFreshShortId(tx, row);
       await this.deps.activities.record(tx, actor, {

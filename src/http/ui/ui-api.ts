@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { boardEventsRoute } from '../live/board-events-route.js';
 import { boardViewRoutes } from '../live/board-view-routes.js';
 import { accountRoutes } from './account-routes.js';
+import { agentRoutes } from './agent-routes.js';
 import { uiBoardRoutes } from './board-routes.js';
 import { peopleRoutes } from './people-routes.js';
 import { settingsRoutes } from './settings-routes.js';
@@ -29,6 +30,7 @@ export async function uiApi(
     webhookConsole: services.webhookConsole,
     webhooks: services.webhooks,
   });
+  await app.register(agentRoutes, { agents: services.agents, keyConsole: services.keyConsole });
   await app.register(uiBoardRoutes, { services });
   await app.register(boardViewRoutes, {
     boards: services.boards,

@@ -1,4 +1,5 @@
 import type { ActivityService } from '../../domain/activities/activity-service.js';
+import type { AgentService } from '../../domain/agents/agent-service.js';
 import type { AssetService } from '../../domain/assets/asset-service.js';
 import type { BoardService } from '../../domain/boards/board-service.js';
 import type { CommentService } from '../../domain/comments/comment-service.js';
@@ -23,6 +24,7 @@ export interface UiServices {
   webhookConsole: WebhookConsole;
   webhooks: WebhookService;
   activities: ActivityService;
+  agents: AgentService;
   boards: BoardService;
   boardView: BoardViewService;
   boardEvents: BoardEventsService;

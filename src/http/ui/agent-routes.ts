@@ -1,0 +1,65 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { AgentService } from '../../domain/agents/agent-service.js';
+import type { KeyConsole } from '../../domain/people/key-console.js';
+import { CreateAgentBody, UpdateAgentBody } from '../../schemas/agents.js';
+import { actorOfUi } from './account-routes.js';
+
+const IdParams = Type.Object({ id: Type.String() });
+const KeyBody = Type.Object(
+  {
+    name: Type.String(),
+    allBoards: Type.Boolean(),
+    grants: Type.Array(
+      Type.Object(
+        {
+          boardId: Type.String(),
+          permission: Type.Union([Type.Literal('read'), Type.Literal('edit')]),
+        },
+        { additionalProperties: false },
+      ),
+      { maxItems: 1000 },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * Settings › Agents (owners and admins; the rules are AgentService's): the agents, and each agent's
+ * keys. Revealing and revoking a key are Settings › API Keys' routes (`/keys/:id/...`), for any key.
+ */
+export const agentRoutes: FastifyPluginAsyncTypebox<{
+  agents: AgentService;
+  keyConsole: KeyConsole;
+}> = async (app, { agents, keyConsole }) => {
+  app.get('/agents', async (request) => ({ data: await agents.listAgents(actorOfUi(request)) }));
+
+  app.post('/agents', { schema: { body: CreateAgentBody } }, async (request, reply) =>
+    reply.status(201).send({ data: await agents.createAgent(actorOfUi(request), request.body) }),
+  );
+
+  app.get('/agents/:id', { schema: { params: IdParams } }, async (request) => ({
+    data: await agents.getAgent(actorOfUi(request), request.params.id),
+  }));
+
+  app.patch('/agents/:id', { schema: { params: IdParams, body: UpdateAgentBody } }, async (request) => ({
+    data: await agents.updateAgent(actorOfUi(request), request.params.id, request.body),
+  }));
+
+  app.post('/agents/:id/deactivate', { schema: { params: IdParams } }, async (request) => ({
+    data: await agents.deactivateAgent(actorOfUi(request), request.params.id),
+  }));
+
+  app.get('/agents/:id/keys', { schema: { params: IdParams } }, async (request) => {
+    const actor = actorOfUi(request);
+    const ids = await agents.keyIdsOf(actor, request.params.id);
+    return { data: (await keyConsole.list(actor)).filter((key) => ids.has(key.id)) };
+  });
+
+  app.post('/agents/:id/keys', { schema: { params: IdParams, body: KeyBody } }, async (request, reply) => {
+    const actor = actorOfUi(request);
+    await agents.getAgent(actor, request.params.id); // an unknown agent is 404, a deactivated one 400
+    const created = await keyConsole.create(actor, { ...request.body, agentId: request.params.id });
+    return reply.status(201).send({ data: created });
+  });
+};

@@ -1,0 +1,37 @@
+import { Type } from '@sinclair/typebox';
+import { Timestamp } from './common.js';
+
+/** Text limits of an agent (after trimming): the contract's name limit, and a short description. */
+export const AGENT_LIMITS = { name: 200, description: 2_000 } as const;
+
+export const Agent = Type.Object({
+  id: Type.String({ description: '`agt_...`' }),
+  name: Type.String(),
+  description: Type.String(),
+  active: Type.Boolean(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+export const CreateAgentBody = Type.Object(
+  {
+    name: Type.String({ description: 'Trimmed; 1..200 characters.' }),
+    description: Type.Optional(Type.String({ description: 'Trimmed; at most 2 000 characters.' })),
+  },
+  { additionalProperties: false },
+);
+
+export const UpdateAgentBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ description: 'Trimmed; 1..200 characters.' })),
+    description: Type.Optional(Type.String({ description: 'Trimmed; at most 2 000 characters.' })),
+  },
+  { additionalProperties: false },
+);
+
+/** A member of the workspace as tasks show it: a person or an agent. */
+export const Member = Type.Object({
+  id: Type.String({ description: '`usr_...` for a person, `agt_...` for an agent.' }),
+  type: Type.Union([Type.Literal('person'), Type.Literal('agent')]),
+  name: Type.String(),
+});
