@@ -2,10 +2,9 @@ import type { ActivityService } from '../../domain/activities/activity-service.j
 import type { AgentService } from '../../domain/agents/agent-service.js';
 import type { AssetService } from '../../domain/assets/asset-service.js';
 import type { BoardService } from '../../domain/boards/board-service.js';
+import type { BoardViewService } from '../../domain/boards/board-view-service.js';
 import type { CommentService } from '../../domain/comments/comment-service.js';
 import type { LaneService } from '../../domain/lanes/lane-service.js';
-import type { BoardEventsService } from '../../live/board-events.js';
-import type { BoardViewService } from '../../domain/boards/board-view-service.js';
 import type { KeyConsole } from '../../domain/people/key-console.js';
 import type { PeopleService } from '../../domain/people/people-service.js';
 import type { SessionService } from '../../domain/people/session-service.js';
@@ -15,6 +14,7 @@ import type { TaskService } from '../../domain/tasks/task-service.js';
 import type { TodoService } from '../../domain/todos/todo-service.js';
 import type { TurnService } from '../../domain/turns/turn-service.js';
 import type { WebhookService } from '../../domain/webhooks/webhook-service.js';
+import type { BoardEventsService } from '../../live/board-events.js';
 
 /** The domain services the web UI's API calls (http/ names them from domain/, not from the composition root). */
 export interface UiServices {
