@@ -3,29 +3,48 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { newestMtime, withBuildLock } from './build-lock.js';
+import { exitOf, hasExited, killAndWait, trackChild } from './child-processes.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const MAIN = path.join(ROOT, 'dist/main.js');
 
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : fs.statSync(full).mtimeMs);
-  }
-  return newest;
+/** How long a server may take to answer its health check on a busy machine before the test gives up. */
+export const SERVER_READY_TIMEOUT_MS = 60_000;
+/** How long one CLI run may take before it is killed. */
+export const CLI_TIMEOUT_MS = 120_000;
+const BUILD_TIMEOUT_MS = 10 * 60_000;
+
+function serverBuildIsFresh(): boolean {
+  const built = fs.existsSync(MAIN) ? fs.statSync(MAIN).mtimeMs : 0;
+  return built >= newestMtime(path.join(ROOT, 'src'));
 }
 
-/** `npm run build` when dist/ is missing or older than src/ (CI builds on install, so usually a no-op). */
+/**
+ * Compiles the server (`tsc -p tsconfig.build.json`) when dist/ is missing or older than src/ — one
+ * worker at a time; CI's `npm test` builds first, so there it is a no-op. The web bundle is not touched
+ * (see web-build.ts): rebuilding it here would empty dist/web under a running browser test.
+ */
 export function ensureBuilt(): void {
-  const built = fs.existsSync(MAIN) ? fs.statSync(MAIN).mtimeMs : 0;
-  if (built >= newestMtime(path.join(ROOT, 'src'))) return;
-  try {
-    execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'pipe' });
-  } catch (error) {
-    // tsc still emits when files outside this suite's concern fail to type-check; a missing build is fatal.
-    if (!fs.existsSync(MAIN)) throw error;
-  }
+  if (serverBuildIsFresh()) return;
+  withBuildLock(ROOT, 'server-build', () => {
+    if (serverBuildIsFresh()) return; // another worker built it while this one waited
+    try {
+      execFileSync(
+        process.execPath,
+        [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+        {
+          cwd: ROOT,
+          stdio: 'pipe',
+          timeout: BUILD_TIMEOUT_MS,
+          killSignal: 'SIGKILL',
+        },
+      );
+    } catch (error) {
+      // tsc still emits when files outside this suite's concern fail to type-check; a missing build is fatal.
+      if (!fs.existsSync(MAIN)) throw error;
+    }
+  });
 }
 
 export async function freePort(): Promise<number> {
@@ -42,46 +61,96 @@ export interface RunningServer {
   stderr: () => string;
 }
 
-/** Starts `node dist/main.js` with `env` and waits until /healthz answers. */
-export async function startServer(env: Record<string, string>): Promise<RunningServer> {
-  const port = Number(env.PORT);
-  const child = spawn(process.execPath, [MAIN], {
-    cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+export interface StartOptions {
+  /** Overall bound on waiting for the health check (default SERVER_READY_TIMEOUT_MS). */
+  readyTimeoutMs?: number;
+  /** The script to run (default dist/main.js). */
+  entry?: string;
+}
+
+/** Why a server did not start; `pid` is the process, already killed and exited when this is thrown. */
+export class ServerStartError extends Error {
+  constructor(
+    message: string,
+    readonly pid: number | undefined,
+  ) {
+    super(message);
+    this.name = 'ServerStartError';
+  }
+}
+
+/** Whether GET /healthz answers 200; a request that hangs counts as no answer after `timeoutMs`. */
+async function healthy(baseUrl: string, timeoutMs: number): Promise<boolean> {
+  try {
+    const res = await fetch(`${baseUrl}/healthz`, { signal: AbortSignal.timeout(timeoutMs) });
+    await res.body?.cancel();
+    return res.ok;
+  } catch {
+    return false; // not listening yet, or not answering
+  }
+}
+
+/**
+ * Starts `node dist/main.js` with `env` and waits until /healthz answers 200. If the server exits first,
+ * or does not answer within the bound, it is killed and its exit awaited before the error is thrown:
+ * a test that gives up on a server never leaves it running.
+ */
+export async function startServer(
+  env: Record<string, string>,
+  options: StartOptions = {},
+): Promise<RunningServer> {
+  const readyTimeoutMs = options.readyTimeoutMs ?? SERVER_READY_TIMEOUT_MS;
+  const baseUrl = `http://127.0.0.1:${Number(env.PORT)}`;
+  const child = trackChild(
+    spawn(process.execPath, [options.entry ?? MAIN], {
+      cwd: ROOT,
+      env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    }),
+  );
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}): ${stderr}`);
-    try {
-      const res = await fetch(`${baseUrl}/healthz`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
+  const exited = exitOf(child).then(() => 'exited' as const);
+  const deadline = Date.now() + readyTimeoutMs;
+  try {
+    for (;;) {
+      const left = deadline - Date.now();
+      if (left <= 0)
+        throw new Error(`server did not answer its health check within ${readyTimeoutMs} ms: ${stderr}`);
+      const probe = healthy(baseUrl, Math.min(left, 10_000)).then((ok) =>
+        ok ? ('ready' as const) : ('not yet' as const),
+      );
+      const outcome = await Promise.race([probe, exited]);
+      if (outcome === 'ready') return { child, baseUrl, stderr: () => stderr };
+      if (outcome === 'exited')
+        throw new Error(`server exited (${child.exitCode ?? child.signalCode}): ${stderr}`);
+      await Promise.race([new Promise((r) => setTimeout(r, 100)), exited]);
     }
-    if (Date.now() > deadline) throw new Error(`server did not start: ${stderr}`);
-    await new Promise((r) => setTimeout(r, 100));
+  } catch (error) {
+    await killAndWait(child, 'SIGKILL');
+    throw new ServerStartError((error as Error).message, child.pid);
   }
-  return { child, baseUrl, stderr: () => stderr };
 }
 
-export async function stopServer(server: RunningServer, signal: NodeJS.Signals): Promise<void> {
-  if (server.child.exitCode !== null || server.child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => server.child.once('exit', () => resolve()));
-  server.child.kill(signal);
-  await exited;
+/** Stops the server with `signal` and waits for its exit (killing it if a graceful stop hangs). */
+export async function stopServer(
+  server: RunningServer,
+  signal: NodeJS.Signals,
+  graceMs?: number,
+): Promise<void> {
+  if (hasExited(server.child)) return;
+  await killAndWait(server.child, signal, graceMs);
 }
 
-/** Runs the CLI (`node bin/laneboard.js ...`) with `env`; returns stdout. */
+/** Runs the CLI (`node bin/laneboard.js ...`) with `env`; returns stdout. A run that hangs is killed. */
 export function runCli(args: string[], env: Record<string, string>): string {
   return execFileSync(process.execPath, [path.join(ROOT, 'bin/laneboard.js'), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     encoding: 'utf8',
+    timeout: CLI_TIMEOUT_MS,
+    killSignal: 'SIGKILL',
   });
 }

@@ -1,0 +1,35 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+/**
+ * Gives the run a directory where spawned children register (see child-processes.ts); at the end, any
+ * child still registered outlived its test and its worker: it is killed and the run is told so.
+ */
+export default function setup(project: TestProject): () => void {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-test-children-'));
+  project.provide('childRegistry', dir);
+  return () => {
+    const leftovers: string[] = [];
+    for (const name of fs.readdirSync(dir)) {
+      const pid = Number(name);
+      const what = fs.readFileSync(path.join(dir, name), 'utf8');
+      try {
+        process.kill(pid, 0);
+      } catch {
+        continue; // gone (its exit was not seen by a worker that was itself ending)
+      }
+      leftovers.push(`${pid}: ${what}`);
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // exited in between
+      }
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+    if (leftovers.length > 0) {
+      throw new Error(`processes left running by the tests (now killed):\n${leftovers.join('\n')}`);
+    }
+  };
+}
