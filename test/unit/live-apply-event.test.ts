@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applyLiveEvent, type BoardData, type LiveActivity } from '../../web/src/live/apply-event.js';
+import type { BoardView } from '../../web/src/api/board-view.js';
+import { applyLiveEvent, type LiveActivity } from '../../web/src/live/apply-event.js';
 
 interface Card {
   id: string;
@@ -32,7 +33,7 @@ const card = (id: string, laneId: string, position: number | null, extra: Partia
   ...extra,
 });
 
-function board(): BoardData<Card> {
+function board(): BoardView<Card> {
   return {
     board: { id: 'brd', name: 'Board' },
     lanes: [
@@ -52,7 +53,7 @@ const activity = (id: number, type: string, extra: Partial<LiveActivity> = {}): 
   ...extra,
 });
 
-const layout = (data: BoardData<Card> | 'reload') =>
+const layout = (data: BoardView<Card> | 'reload') =>
   data === 'reload'
     ? data
     : Object.fromEntries(
@@ -86,7 +87,7 @@ describe('applying live events to a board view', () => {
   });
 
   it('adds, updates, archives and removes cards', () => {
-    let data: BoardData<Card> | 'reload' = board();
+    let data: BoardView<Card> | 'reload' = board();
     const apply = (type: string, extra: Partial<LiveActivity>, archived = false) => {
       if (data !== 'reload') data = applyLiveEvent(data, type, activity(12, type, extra), archived);
     };
@@ -95,8 +96,8 @@ describe('applying live events to a board view', () => {
     apply('task.updated', { taskId: 'a', card: card('a', 'todo', null) });
     apply('task.deleted', { taskId: 'd', card: null });
     expect(layout(data)).toEqual({ todo: ['b0', 'c1', 'e2'], done: [] });
-    expect((data as BoardData<Card>).tasks.find((t) => t.id === 'b')?.commentCount).toBe(2);
-    expect((data as BoardData<Card>).tasks.some((t) => t.id === 'a')).toBe(false);
+    expect((data as BoardView<Card>).tasks.find((t) => t.id === 'b')?.commentCount).toBe(2);
+    expect((data as BoardView<Card>).tasks.some((t) => t.id === 'a')).toBe(false);
     const shown = applyLiveEvent(
       board(),
       'task.updated',

@@ -3,14 +3,14 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { ApiError } from './api/client';
-import { SESSION_KEY } from './api/session';
+import { sessionKeys } from './api/session';
 import { App } from './app';
 import './styles.css';
 
 /** A session that ended (expired, signed out elsewhere, password changed) sends the tab to sign-in. */
 function onError(error: unknown) {
   if (error instanceof ApiError && error.code === 'unauthenticated') {
-    queryClient.setQueryData(SESSION_KEY, null);
+    queryClient.setQueryData(sessionKeys.session(), null);
   }
 }
 

@@ -1,13 +1,23 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api } from './client';
-import type { User } from './types';
+import type { User } from './people';
 
-export const SESSION_KEY = ['session'] as const;
+/** Name, email and a new password: the owner's set-up and an accepted invite. */
+export interface NewAccount {
+  email: string;
+  name: string;
+  password: string;
+}
+
+export const sessionKeys = {
+  session: () => ['session'] as const,
+  setup: () => ['setup'] as const,
+};
 
 /** The signed-in person, or null when signed out (only `unauthenticated` means signed out). */
 export function useSession() {
   return useQuery({
-    queryKey: SESSION_KEY,
+    queryKey: sessionKeys.session(),
     queryFn: async (): Promise<User | null> => {
       try {
         return await api.get<User>('/session');
@@ -22,7 +32,7 @@ export function useSession() {
 
 export function useSetupNeeded(enabled: boolean) {
   return useQuery({
-    queryKey: ['setup'],
+    queryKey: sessionKeys.setup(),
     queryFn: () => api.get<{ needed: boolean }>('/setup'),
     enabled,
   });
@@ -32,11 +42,49 @@ export function useSetupNeeded(enabled: boolean) {
 export function useSignedIn() {
   const queryClient = useQueryClient();
   return (user: User) => {
-    queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== 'session' });
-    queryClient.setQueryData(SESSION_KEY, user);
+    queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionKeys.session()[0] });
+    queryClient.setQueryData(sessionKeys.session(), user);
   };
 }
 
 export function isAdmin(user: User | null | undefined): boolean {
   return user?.role === 'owner' || user?.role === 'admin';
+}
+
+export function useSignIn() {
+  return useMutation({
+    mutationFn: (body: { email: string; password: string }) => api.post<User>('/session', body),
+  });
+}
+
+/** Signs out: the cache is emptied and the session is known to be none. */
+export function useSignOut() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.delete('/session'),
+    onSuccess: () => {
+      queryClient.clear();
+      queryClient.setQueryData(sessionKeys.session(), null);
+    },
+  });
+}
+
+/** The first owner's account. */
+export function useSetUp() {
+  return useMutation({ mutationFn: (body: NewAccount) => api.post<User>('/setup', body) });
+}
+
+export function useRenameMe() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (name: string) => api.patch<User>('/me', { name }),
+    onSuccess: (updated) => queryClient.setQueryData(sessionKeys.session(), updated),
+  });
+}
+
+export function useChangePassword() {
+  return useMutation({
+    mutationFn: (body: { currentPassword: string; newPassword: string }) =>
+      api.post<void>('/me/password', body),
+  });
 }

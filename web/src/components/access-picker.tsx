@@ -1,18 +1,14 @@
-import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
-import { api } from '../api/client';
-import type { Board, Grant, Permission } from '../api/types';
+import { useBoards } from '../api/boards';
+import type { Access, Permission } from '../api/keys';
 import { ErrorState, Loading } from './ui';
 
-export interface Access {
-  allBoards: boolean;
-  grants: Grant[];
-}
+export type { Access };
 
 /** "All boards", or read/edit per board: the access of an API key. */
 export function AccessPicker({ value, onChange }: { value: Access; onChange: (access: Access) => void }) {
   const name = useId();
-  const boards = useQuery({ queryKey: ['boards'], queryFn: () => api.get<Board[]>('/boards') });
+  const boards = useBoards();
   const permissionOf = (boardId: string) => value.grants.find((g) => g.boardId === boardId)?.permission ?? '';
   const setPermission = (boardId: string, permission: Permission | '') => {
     const others = value.grants.filter((g) => g.boardId !== boardId);

@@ -1,11 +1,6 @@
 import type { FormEvent } from 'react';
+import type { NewAccount } from '../api/session';
 import { Button, FormError, fieldError, TextField } from './ui';
-
-export interface NewAccount {
-  email: string;
-  name: string;
-  password: string;
-}
 
 const FIELDS = ['email', 'name', 'password'] as const;
 

@@ -1,11 +1,9 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { ChevronDown, LayoutGrid, LogOut, Settings, User as UserIcon } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { Suspense } from 'react';
 import { NavLink, Outlet, useNavigate } from 'react-router';
 import { toast } from 'sonner';
-import { api } from '../api/client';
-import { SESSION_KEY, useSession } from '../api/session';
+import { useSession, useSignOut } from '../api/session';
 import { ROLE_LABELS } from '../lib/format';
 import { errorMessage, Loading } from './ui';
 
@@ -16,19 +14,14 @@ const MENU_ITEM =
 
 function UserMenu() {
   const { data: user } = useSession();
-  const queryClient = useQueryClient();
+  const signOutRequest = useSignOut();
   const navigate = useNavigate();
   if (!user) return null;
-  const signOut = async () => {
-    try {
-      await api.delete('/session');
-      queryClient.clear();
-      queryClient.setQueryData(SESSION_KEY, null);
-      navigate('/login');
-    } catch (error) {
-      toast.error(errorMessage(error));
-    }
-  };
+  const signOut = () =>
+    signOutRequest.mutate(undefined, {
+      onSuccess: () => navigate('/login'),
+      onError: (error) => toast.error(errorMessage(error)),
+    });
   return (
     <DropdownMenu.Root>
       <DropdownMenu.Trigger className="inline-flex items-center gap-1 rounded-md px-2 py-1.5 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800">

@@ -1,30 +1,12 @@
 /*
- * No imports: the server's unit tests run this file too. The types are the board page's (structurally
- * the same as BoardData, Card and Lane in pages/board/board-data.ts).
+ * Types only, with `.js` paths: the server's unit tests run this file too (NodeNext resolution).
  */
+import type { BoardView, Card, CardPlace, Lane } from '../api/board-view.js';
 
-export interface Card {
-  id: string;
-  laneId: string;
-  position: number | null;
-  archived: boolean;
-}
-
-export interface Lane {
-  id: string;
-  name: string;
-  position: number;
-  taskCount: number;
-}
-
-export interface BoardData<C extends Card = Card> {
-  board: { id: string; name: string };
-  lanes: Lane[];
-  tasks: C[];
-  activityId: number | null;
-}
-
-/** The `data` of a live stream event (docs/ui-api.md, "The live stream"). */
+/**
+ * The `data` of a live stream event (docs/ui-api.md, "The live stream"). The stream's own shape: no
+ * schema in src/schemas describes it.
+ */
 export interface LiveActivity {
   id: number;
   type: string;
@@ -33,7 +15,7 @@ export interface LiveActivity {
   /** The task's card now (activities about a task); null when the task is gone. */
   card?: Card | null;
   /** All lanes now, by position (lane activities). */
-  lanes?: Array<{ id: string; name: string; position: number }>;
+  lanes?: Array<Pick<Lane, 'id' | 'name' | 'position'>>;
 }
 
 /**
@@ -42,7 +24,7 @@ export interface LiveActivity {
  * cannot be brought up to date from the event (a `reset`, or a board that is gone), and the snapshot
  * itself when the event changes nothing it shows.
  */
-export function applyLiveEvent<C extends Card, B extends BoardData<C>>(
+export function applyLiveEvent<C extends CardPlace, B extends BoardView<C>>(
   board: B,
   type: string,
   activity: LiveActivity | null,
@@ -70,7 +52,7 @@ export function applyLiveEvent<C extends Card, B extends BoardData<C>>(
   return {
     ...next,
     lanes: withCounts(next.lanes, next.tasks),
-    activityId: Math.max(board.activityId ?? 0, activity.id),
+    activityId: Math.max(board.activityId, activity.id),
   };
 }
 
@@ -78,7 +60,7 @@ export function applyLiveEvent<C extends Card, B extends BoardData<C>>(
  * Puts the card where the server says (or removes it), and renumbers the lanes it left and entered so
  * positions stay dense as the server keeps them.
  */
-function placeCard<C extends Card, B extends BoardData<C>>(
+function placeCard<C extends CardPlace, B extends BoardView<C>>(
   board: B,
   taskId: string,
   card: C | null,
@@ -107,7 +89,7 @@ function placeCard<C extends Card, B extends BoardData<C>>(
   return { ...board, tasks: [...untouched, ...renumbered] };
 }
 
-function withCounts(lanes: Lane[], tasks: readonly Card[]): Lane[] {
+function withCounts(lanes: Lane[], tasks: readonly CardPlace[]): Lane[] {
   const counts = new Map<string, number>();
   for (const task of tasks) if (!task.archived) counts.set(task.laneId, (counts.get(task.laneId) ?? 0) + 1);
   return lanes.map((lane) => {

@@ -1,8 +1,8 @@
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { SESSION_KEY } from '../api/session';
-import { type BoardData, boardKey } from '../pages/board/board-data';
-import { taskKey } from '../pages/task/task-data';
+import { type BoardView, boardKeys } from '../api/boards';
+import { sessionKeys } from '../api/session';
+import { taskKeys } from '../api/tasks';
 import { applyLiveEvent, type LiveActivity } from './apply-event';
 
 /** The event names of the live stream (activity types, then the stream's own). */
@@ -41,15 +41,16 @@ function applyToCache(queryClient: QueryClient, boardId: string, event: MessageE
     activity = null;
   }
   let reload = false;
-  for (const [key, data] of queryClient.getQueriesData<BoardData>({ queryKey: boardKey(boardId) })) {
-    if (!data || !Array.isArray((data as Partial<BoardData>).tasks)) continue;
+  for (const [key, data] of queryClient.getQueriesData<BoardView>({ queryKey: boardKeys.board(boardId) })) {
+    if (!data) continue;
     const archived = (key[2] as { archived?: boolean } | undefined)?.archived === true;
     const next = applyLiveEvent(data, event.type, activity, archived);
     if (next === 'reload') reload = true;
     else if (next !== data) queryClient.setQueryData(key, next);
   }
-  if (reload) void queryClient.invalidateQueries({ queryKey: boardKey(boardId) });
-  if (activity?.taskId) void queryClient.invalidateQueries({ queryKey: taskKey(boardId, activity.taskId) });
+  if (reload) void queryClient.invalidateQueries({ queryKey: boardKeys.board(boardId) });
+  if (activity?.taskId)
+    void queryClient.invalidateQueries({ queryKey: taskKeys.all(boardId, activity.taskId) });
 }
 
 /** Opens the board's stream (one per tab; the browser resumes it with Last-Event-ID by itself). */
@@ -67,7 +68,7 @@ function openStream(
   if (onOpen) source.addEventListener('open', onOpen);
   source.addEventListener('signed-out', () => {
     source.close();
-    void queryClient.invalidateQueries({ queryKey: SESSION_KEY });
+    void queryClient.invalidateQueries({ queryKey: sessionKeys.session() });
   });
   return () => source.close();
 }
@@ -100,7 +101,7 @@ export function useTaskEvents(boardId: string, taskId: string): void {
   useEffect(
     () =>
       openStream(queryClient, boardId, null, () => {
-        void queryClient.invalidateQueries({ queryKey: taskKey(boardId, taskId) });
+        void queryClient.invalidateQueries({ queryKey: taskKeys.all(boardId, taskId) });
       }),
     [boardId, taskId, queryClient],
   );

@@ -1,8 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect } from 'react';
 import { Link } from 'react-router';
-import { api } from '../api/client';
-import type { Board } from '../api/types';
+import { useBoards, useCreateBoard } from '../api/boards';
 import {
   Button,
   EmptyState,
@@ -15,12 +13,8 @@ import {
 } from '../components/ui';
 
 export default function HomePage() {
-  const queryClient = useQueryClient();
-  const boards = useQuery({ queryKey: ['boards'], queryFn: () => api.get<Board[]>('/boards') });
-  const create = useMutation({
-    mutationFn: (name: string) => api.post<Board>('/boards', { name }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['boards'] }),
-  });
+  const boards = useBoards();
+  const create = useCreateBoard();
   useEffect(() => {
     document.title = 'Boards · Laneboard';
   }, []);

@@ -1,10 +1,8 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { api } from '../api/client';
+import { useAcceptInvite, useInvite } from '../api/people';
 import { useSignedIn } from '../api/session';
-import type { Role, User } from '../api/types';
-import { AccountForm, type NewAccount } from '../components/account-form';
+import { AccountForm } from '../components/account-form';
 import { AuthCard } from '../components/auth-card';
 import { ErrorState, Loading } from '../components/ui';
 import { formatDateTime, ROLE_LABELS } from '../lib/format';
@@ -13,18 +11,8 @@ export default function InvitePage() {
   const { token = '' } = useParams();
   const signedIn = useSignedIn();
   const navigate = useNavigate();
-  const invite = useQuery({
-    queryKey: ['invite', token],
-    queryFn: () => api.get<{ role: Role; expiresAt: string }>(`/invites/${encodeURIComponent(token)}`),
-    retry: false,
-  });
-  const accept = useMutation({
-    mutationFn: (body: NewAccount) => api.post<User>(`/invites/${encodeURIComponent(token)}/accept`, body),
-    onSuccess: (user) => {
-      signedIn(user);
-      navigate('/', { replace: true });
-    },
-  });
+  const invite = useInvite(token);
+  const accept = useAcceptInvite(token);
   useEffect(() => {
     document.title = 'Join Laneboard';
   }, []);
@@ -48,7 +36,14 @@ export default function InvitePage() {
         error={accept.error}
         busy={accept.isPending}
         submitLabel="Create account"
-        onSubmit={(account) => accept.mutate(account)}
+        onSubmit={(account) =>
+          accept.mutate(account, {
+            onSuccess: (user) => {
+              signedIn(user);
+              navigate('/', { replace: true });
+            },
+          })
+        }
       />
     </AuthCard>
   );

@@ -1,9 +1,6 @@
-import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useEffect } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
-import { api } from '../api/client';
-import { useSession, useSetupNeeded, useSignedIn } from '../api/session';
-import type { User } from '../api/types';
+import { useSession, useSetupNeeded, useSignedIn, useSignIn } from '../api/session';
 import { AuthCard } from '../components/auth-card';
 import { Button, FormError, Loading, TextField } from '../components/ui';
 
@@ -19,13 +16,7 @@ export default function LoginPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const next = safeNext(params.get('next'));
-  const signIn = useMutation({
-    mutationFn: (body: { email: string; password: string }) => api.post<User>('/session', body),
-    onSuccess: (user) => {
-      signedIn(user);
-      navigate(next, { replace: true });
-    },
-  });
+  const signIn = useSignIn();
   useEffect(() => {
     document.title = 'Sign in · Laneboard';
   }, []);
@@ -35,7 +26,15 @@ export default function LoginPage() {
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    signIn.mutate({ email: String(form.get('email')), password: String(form.get('password')) });
+    signIn.mutate(
+      { email: String(form.get('email')), password: String(form.get('password')) },
+      {
+        onSuccess: (user) => {
+          signedIn(user);
+          navigate(next, { replace: true });
+        },
+      },
+    );
   };
   return (
     <AuthCard title="Sign in">

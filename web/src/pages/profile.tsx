@@ -1,9 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { toast } from 'sonner';
-import { api } from '../api/client';
-import { SESSION_KEY, useSession } from '../api/session';
-import type { User } from '../api/types';
+import { useChangePassword, useRenameMe, useSession } from '../api/session';
 import { Button, FormError, fieldError, PageHeader, TextField } from '../components/ui';
 import { ROLE_LABELS } from '../lib/format';
 
@@ -11,19 +8,9 @@ const SECTION = 'max-w-md space-y-4 rounded-lg border border-zinc-200 p-5 dark:b
 
 export default function ProfilePage() {
   const { data: user } = useSession();
-  const queryClient = useQueryClient();
   const [mismatch, setMismatch] = useState<string | null>(null);
-  const rename = useMutation({
-    mutationFn: (name: string) => api.patch<User>('/me', { name }),
-    onSuccess: (updated) => {
-      queryClient.setQueryData(SESSION_KEY, updated);
-      toast.success('Name saved');
-    },
-  });
-  const changePassword = useMutation({
-    mutationFn: (body: { currentPassword: string; newPassword: string }) =>
-      api.post<void>('/me/password', body),
-  });
+  const rename = useRenameMe();
+  const changePassword = useChangePassword();
   useEffect(() => {
     document.title = 'Profile · Laneboard';
   }, []);
@@ -31,7 +18,9 @@ export default function ProfilePage() {
 
   const submitName = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    rename.mutate(String(new FormData(event.currentTarget).get('name')));
+    rename.mutate(String(new FormData(event.currentTarget).get('name')), {
+      onSuccess: () => toast.success('Name saved'),
+    });
   };
   const submitPassword = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

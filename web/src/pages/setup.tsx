@@ -1,10 +1,7 @@
-import { useMutation } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Navigate, useNavigate } from 'react-router';
-import { api } from '../api/client';
-import { useSession, useSetupNeeded, useSignedIn } from '../api/session';
-import type { User } from '../api/types';
-import { AccountForm, type NewAccount } from '../components/account-form';
+import { useSession, useSetUp, useSetupNeeded, useSignedIn } from '../api/session';
+import { AccountForm } from '../components/account-form';
 import { AuthCard } from '../components/auth-card';
 import { Loading } from '../components/ui';
 
@@ -13,13 +10,7 @@ export default function SetupPage() {
   const session = useSession();
   const signedIn = useSignedIn();
   const navigate = useNavigate();
-  const create = useMutation({
-    mutationFn: (body: NewAccount) => api.post<User>('/setup', body),
-    onSuccess: (user) => {
-      signedIn(user);
-      navigate('/settings/keys', { replace: true });
-    },
-  });
+  const create = useSetUp();
   useEffect(() => {
     document.title = 'Set up Laneboard';
   }, []);
@@ -36,7 +27,14 @@ export default function SetupPage() {
         error={create.error}
         busy={create.isPending}
         submitLabel="Create owner account"
-        onSubmit={(account) => create.mutate(account)}
+        onSubmit={(account) =>
+          create.mutate(account, {
+            onSuccess: (user) => {
+              signedIn(user);
+              navigate('/settings/keys', { replace: true });
+            },
+          })
+        }
       />
     </AuthCard>
   );

@@ -15,7 +15,7 @@ import {
   sortableKeyboardCoordinates,
 } from '@dnd-kit/sortable';
 import type { ReactNode } from 'react';
-import type { BoardData } from './board-data';
+import type { BoardView } from '../../api/boards';
 
 /** Ids of the draggables and drop zones: cards use the task id; lanes and their drop zones are prefixed. */
 export const laneDragId = (laneId: string) => `lane:${laneId}`;
@@ -28,7 +28,7 @@ export type Drop =
   | { kind: 'lane'; laneId: string; position: number };
 
 /** The tasks of a lane the API counts positions over (dense, archived ones excluded), in order. */
-const laneTasks = (data: BoardData, laneId: string) =>
+const laneTasks = (data: BoardView, laneId: string) =>
   data.tasks.filter((t) => t.laneId === laneId && !t.archived);
 
 /**
@@ -37,7 +37,7 @@ const laneTasks = (data: BoardData, laneId: string) =>
  * of another lane, it goes before or after it depending on which half it was dropped on; on a lane's
  * empty space, last.
  */
-export function dropTarget(data: BoardData, event: DragEndEvent): Drop | null {
+export function dropTarget(data: BoardView, event: DragEndEvent): Drop | null {
   const { active, over } = event;
   if (!over) return null;
   const draggedLane = unprefix(active.id, 'lane:');
@@ -80,7 +80,7 @@ const collisions: CollisionDetection = (args) => {
   return closestCorners({ ...args, droppableContainers });
 };
 
-function announcements(data: BoardData): Announcements {
+function announcements(data: BoardView): Announcements {
   const describe = (id: string | number | undefined) => {
     if (id === undefined) return 'nowhere';
     const lane = data.lanes.find((l) => l.id === (unprefix(id, 'lane:') ?? unprefix(id, 'drop:')));
@@ -111,7 +111,7 @@ export function BoardDnd({
   onDrop,
   children,
 }: {
-  data: BoardData;
+  data: BoardView;
   onDrop: (drop: Drop) => void;
   children: ReactNode;
 }) {

@@ -3,8 +3,8 @@ import { CSS } from '@dnd-kit/utilities';
 import { Bot, CheckSquare, GripVertical, MessageSquare, Paperclip } from 'lucide-react';
 import { memo } from 'react';
 import { useParams } from 'react-router';
+import { type Card, PRIORITY_LABELS } from '../../api/boards';
 import { Button } from '../../components/ui';
-import { type Card, PRIORITY_LABELS } from './board-data';
 
 const PRIORITY_TONES = [
   '',

@@ -1,19 +1,27 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
-import { api } from '../../api/client';
+import {
+  type Card,
+  type Lane,
+  useAddLane,
+  useBoardView,
+  useDeleteBoard,
+  useDeleteLane,
+  useMoveLane,
+  useRenameBoard,
+  useRenameLane,
+} from '../../api/boards';
+import { useMoveTask } from '../../api/tasks';
 import { ConfirmDialog } from '../../components/dialog';
 import { Button, ErrorState, errorMessage, FormError, fieldError, Loading } from '../../components/ui';
 import { useBoardEvents } from '../../live/use-board-events';
-import { type BoardData, boardKey, type Card, type Lane, useBoard, usePollingFallback } from './board-data';
 import { BoardDnd, type Drop } from './board-dnd';
 import { BoardShortcuts } from './board-shortcuts';
 import { useLaneActions, useTaskLinkRouting } from './lane-actions';
 import { LaneColumn } from './lane-column';
 import { MoveDialog } from './move-dialog';
 import { NameDialog } from './name-dialog';
-import { withMove } from './optimistic';
 import { useRevealedLanes } from './reveal';
 
 type Dialog =
@@ -33,73 +41,35 @@ export default function BoardRoute() {
 function BoardPage() {
   const { boardId = '' } = useParams();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const [archived, setArchived] = useState(false);
   const [filter, setFilter] = useState('');
   const [dialog, setDialog] = useState<Dialog>(null);
-  const board = useBoard(boardId, archived);
+  const board = useBoardView(boardId, archived);
   useBoardEvents(boardId, board.data?.activityId);
-  usePollingFallback(boardId, board.data?.activityId);
-  const key = [...boardKey(boardId), { archived }];
-  const refresh = () => queryClient.invalidateQueries({ queryKey: boardKey(boardId) });
-
-  const move = useMutation({
-    mutationFn: ({ card, laneId, position }: { card: Card; laneId: string; position: number }) =>
-      api.post(`/boards/${boardId}/tasks/${card.id}/move`, { laneId, position }),
-    onMutate: async ({ card, laneId, position }) => {
-      await queryClient.cancelQueries({ queryKey: key });
-      const before = queryClient.getQueryData<BoardData>(key);
-      if (before) queryClient.setQueryData(key, withMove(before, card.id, laneId, position));
-      setDialog(null);
-      return { before };
-    },
-    onError: (error, _vars, context) => {
-      if (context?.before) queryClient.setQueryData(key, context.before);
-      toast.error(`The move was refused: ${errorMessage(error)}`);
-    },
-    onSettled: refresh,
-  });
-  const moveLane = useMutation({
-    mutationFn: ({ laneId, position }: { laneId: string; position: number }) =>
-      api.patch(`/boards/${boardId}/lanes/${laneId}`, { position }),
-    onMutate: async ({ laneId, position }) => {
-      await queryClient.cancelQueries({ queryKey: key });
-      const before = queryClient.getQueryData<BoardData>(key);
-      if (before) {
-        const lanes = before.lanes.filter((l) => l.id !== laneId);
-        const lane = before.lanes.find((l) => l.id === laneId);
-        if (lane) lanes.splice(position, 0, lane);
-        queryClient.setQueryData(key, {
-          ...before,
-          lanes: lanes.map((l, index) => ({ ...l, position: index })),
-        });
-      }
-      return { before };
-    },
-    onError: (error, _vars, context) => {
-      if (context?.before) queryClient.setQueryData(key, context.before);
-      toast.error(`The lane move was refused: ${errorMessage(error)}`);
-    },
-    onSettled: refresh,
-  });
+  const move = useMoveTask(boardId, archived);
+  const moveCard = (card: Card, laneId: string, position: number) => {
+    setDialog(null);
+    move.mutate(
+      { card, laneId, position },
+      { onError: (error) => toast.error(`The move was refused: ${errorMessage(error)}`) },
+    );
+  };
+  const moveLane = useMoveLane(boardId, archived);
   const onDrop = (drop: Drop) => {
-    if (drop.kind === 'lane') return moveLane.mutate({ laneId: drop.laneId, position: drop.position });
-    const card = board.data?.tasks.find((t) => t.id === drop.taskId);
-    if (card) move.mutate({ card, laneId: drop.laneId, position: drop.position });
-  };
-  const addLane = useMutation({
-    mutationFn: (name: string) => api.post(`/boards/${boardId}/lanes`, { name }),
-    onSuccess: refresh,
-  });
-  const simple = (run: () => Promise<unknown>, done?: string) => async () => {
-    try {
-      await run();
-      if (done) toast.success(done);
-      await refresh();
-    } catch (error) {
-      toast.error(errorMessage(error));
+    if (drop.kind === 'lane') {
+      return moveLane.mutate(
+        { laneId: drop.laneId, position: drop.position },
+        { onError: (error) => toast.error(`The lane move was refused: ${errorMessage(error)}`) },
+      );
     }
+    const card = board.data?.tasks.find((t) => t.id === drop.taskId);
+    if (card) moveCard(card, drop.laneId, drop.position);
   };
+  const addLane = useAddLane(boardId);
+  const renameLane = useRenameLane(boardId);
+  const deleteLane = useDeleteLane(boardId);
+  const renameBoard = useRenameBoard(boardId);
+  const deleteBoard = useDeleteBoard(boardId);
 
   const lanes = board.data?.lanes ?? [];
   const cardsByLane = useMemo(() => {
@@ -221,7 +191,7 @@ function BoardPage() {
           tasks={data.tasks}
           busy={move.isPending}
           error={null}
-          onMove={(laneId, position) => move.mutate({ card: dialog.card, laneId, position })}
+          onMove={(laneId, position) => moveCard(dialog.card, laneId, position)}
           onClose={() => setDialog(null)}
         />
       )}
@@ -229,10 +199,7 @@ function BoardPage() {
         <NameDialog
           title="Rename lane"
           initial={dialog.lane.name}
-          onSave={async (name) => {
-            await api.patch(`/boards/${boardId}/lanes/${dialog.lane.id}`, { name });
-            await refresh();
-          }}
+          onSave={(name) => renameLane.mutateAsync({ laneId: dialog.lane.id, name })}
           onClose={() => setDialog(null)}
         />
       )}
@@ -240,11 +207,7 @@ function BoardPage() {
         <NameDialog
           title="Rename board"
           initial={data.board.name}
-          onSave={async (name) => {
-            await api.patch(`/boards/${boardId}`, { name });
-            await refresh();
-            void queryClient.invalidateQueries({ queryKey: ['boards'] });
-          }}
+          onSave={(name) => renameBoard.mutateAsync(name)}
           onClose={() => setDialog(null)}
         />
       )}
@@ -258,10 +221,10 @@ function BoardPage() {
           onConfirm={() => {
             const lane = dialog.lane;
             setDialog(null);
-            void simple(
-              () => api.delete(`/boards/${boardId}/lanes/${lane.id}`),
-              `Lane “${lane.name}” deleted`,
-            )();
+            deleteLane.mutate(lane.id, {
+              onSuccess: () => toast.success(`Lane “${lane.name}” deleted`),
+              onError: (error) => toast.error(errorMessage(error)),
+            });
           }}
         />
       )}
@@ -272,16 +235,15 @@ function BoardPage() {
           title={`Delete board “${data.board.name}”?`}
           description={`Everything in it goes: ${lanes.length} ${lanes.length === 1 ? 'lane' : 'lanes'} and ${taskTotal} ${taskTotal === 1 ? 'task' : 'tasks'}, with their comments, todos and files.`}
           confirmLabel="Delete board"
-          onConfirm={async () => {
-            try {
-              await api.delete(`/boards/${boardId}`);
-              toast.success(`Board “${data.board.name}” deleted`);
-              void queryClient.invalidateQueries({ queryKey: ['boards'] });
-              navigate('/');
-            } catch (error) {
-              toast.error(errorMessage(error));
-            }
-          }}
+          onConfirm={() =>
+            deleteBoard.mutate(undefined, {
+              onSuccess: () => {
+                toast.success(`Board “${data.board.name}” deleted`);
+                navigate('/');
+              },
+              onError: (error) => toast.error(errorMessage(error)),
+            })
+          }
         />
       )}
     </>

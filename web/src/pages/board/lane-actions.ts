@@ -1,10 +1,9 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { type MouseEvent, useMemo, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
-import { api } from '../../api/client';
+import type { Card, Lane } from '../../api/boards';
+import { useArchiveTask, useCreateTask } from '../../api/tasks';
 import { errorMessage } from '../../components/ui';
-import { boardKey, type Card, type Lane } from './board-data';
 import type { LaneActions } from './lane-column';
 
 /**
@@ -16,30 +15,28 @@ export function useLaneActions(
   openMove: (card: Card) => void,
   dialogs: { rename: (lane: Lane) => void; remove: (lane: Lane) => void },
 ): LaneActions {
-  const queryClient = useQueryClient();
-  const latest = useRef({ openMove, dialogs });
-  latest.current = { openMove, dialogs };
-  return useMemo<LaneActions>(() => {
-    const reread = () => queryClient.invalidateQueries({ queryKey: boardKey(boardId) });
-    return {
-      addTask: async (laneId, title) => {
-        await api.post(`/boards/${boardId}/tasks`, { laneId, title });
-        await reread();
-      },
+  const create = useCreateTask(boardId);
+  const archive = useArchiveTask(boardId);
+  const latest = useRef({ openMove, dialogs, create: create.mutateAsync, archive: archive.mutateAsync });
+  latest.current = { openMove, dialogs, create: create.mutateAsync, archive: archive.mutateAsync };
+  // Neither adding nor archiving re-reads the board: the change's live event brings the card.
+  return useMemo<LaneActions>(
+    () => ({
+      addTask: (laneId, title) => latest.current.create({ laneId, title }),
       rename: (lane) => latest.current.dialogs.rename(lane),
       remove: (lane) => latest.current.dialogs.remove(lane),
       move: (card) => latest.current.openMove(card),
       archive: async (card) => {
         try {
-          await api.patch(`/boards/${boardId}/tasks/${card.id}`, { archived: !card.archived });
+          await latest.current.archive(card);
           toast.success(card.archived ? `“${card.title}” unarchived` : `“${card.title}” archived`);
-          await reread();
         } catch (error) {
           toast.error(errorMessage(error));
         }
       },
-    };
-  }, [boardId, queryClient]);
+    }),
+    [],
+  );
 }
 
 /**

@@ -4,8 +4,8 @@ import { CSS } from '@dnd-kit/utilities';
 import { GripVertical, MoreHorizontal } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { type FormEvent, memo, useState } from 'react';
-import { Button, fieldError } from '../../components/ui';
-import type { Card, Lane } from './board-data';
+import type { Card, Lane } from '../../api/boards';
+import { Button, errorMessage, fieldError } from '../../components/ui';
 import { laneDragId, laneDropId } from './board-dnd';
 import { TaskCard } from './card';
 import { VIRTUAL_FROM, VirtualCards } from './virtual-cards';
@@ -35,22 +35,22 @@ export const LaneColumn = memo(function LaneColumn({
   actions: LaneActions;
 }) {
   const [error, setError] = useState<unknown>(null);
-  const [adding, setAdding] = useState(false);
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
+  /*
+   * The title is taken and the field emptied at once, and the field stays open: the next title can be
+   * typed and sent while the first is on its way (its card shows from the live event, often before the
+   * server's answer). A refused title comes back into the field if nothing new was typed there.
+   */
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const form = event.currentTarget;
-    const title = String(new FormData(form).get('title')).trim();
+    const input = event.currentTarget.elements.namedItem('title') as HTMLInputElement;
+    const title = input.value.trim();
     if (!title) return;
-    setAdding(true);
-    try {
-      await actions.addTask(lane.id, title);
-      form.reset();
-      setError(null);
-    } catch (failure) {
+    input.value = '';
+    setError(null);
+    actions.addTask(lane.id, title).catch((failure: unknown) => {
       setError(failure);
-    } finally {
-      setAdding(false);
-    }
+      if (input.value === '') input.value = title;
+    });
   };
   const headingId = `lane-${lane.id}`;
   const sortable = useSortable({ id: laneDragId(lane.id) });
@@ -137,13 +137,13 @@ export const LaneColumn = memo(function LaneColumn({
           aria-invalid={error ? true : undefined}
           className="min-w-0 flex-1 rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900"
         />
-        <Button type="submit" busy={adding} className="min-h-8 px-2 py-0.5">
+        <Button type="submit" className="min-h-8 px-2 py-0.5">
           Add
         </Button>
       </form>
       {error ? (
         <p role="alert" className="mt-1 text-xs text-red-700 dark:text-red-400">
-          {fieldError(error, 'title') ?? (error instanceof Error ? error.message : 'Could not add the task.')}
+          {fieldError(error, 'title') ?? errorMessage(error)}
         </p>
       ) : null}
     </section>

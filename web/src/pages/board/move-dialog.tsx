@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
+import type { Card, Lane } from '../../api/boards';
 import { Modal } from '../../components/dialog';
 import { Button, FormError, SelectField, TextField } from '../../components/ui';
-import type { Card, Lane } from './board-data';
 
 /** Moving a task without dragging (keyboard, phones): choose the lane and the place in it. */
 export function MoveDialog({

@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef } from 'react';
-import type { Card } from './board-data';
+import type { Card } from '../../api/boards';
 import { TaskCard } from './card';
 
 /** Lanes longer than this render only the cards in view (a board of thousands stays responsive). */

@@ -1,8 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { RotateCcw } from 'lucide-react';
 import { toast } from 'sonner';
-import { api } from '../../api/client';
-import type { Delivery } from '../../api/types';
+import { type Delivery, useRedeliver } from '../../api/webhooks';
 import { Button, EmptyState, errorMessage, Time } from '../../components/ui';
 import { DeliveryBadge } from './webhook-status';
 
@@ -34,16 +32,7 @@ function AttemptList({ delivery }: { delivery: Delivery }) {
 
 /** One tab of the delivery log: each delivery with its attempts, the next attempt, and Redeliver. */
 export function DeliveryLog({ webhookId, deliveries }: { webhookId: string; deliveries: Delivery[] }) {
-  const queryClient = useQueryClient();
-  const redeliver = useMutation({
-    mutationFn: (deliveryId: string) =>
-      api.post<{ deliveryId: string }>(`/webhooks/${webhookId}/deliveries/${deliveryId}/redeliver`),
-    onSuccess: () => {
-      toast.success('Queued for delivery again');
-      void queryClient.invalidateQueries({ queryKey: ['webhooks'] });
-    },
-    onError: (error) => toast.error(errorMessage(error)),
-  });
+  const redeliver = useRedeliver(webhookId);
   if (deliveries.length === 0) return <EmptyState title="No deliveries here" />;
   return (
     <ul className="space-y-3">
@@ -63,7 +52,12 @@ export function DeliveryLog({ webhookId, deliveries }: { webhookId: string; deli
               variant="ghost"
               className="ml-auto"
               busy={redeliver.isPending && redeliver.variables === delivery.id}
-              onClick={() => redeliver.mutate(delivery.id)}
+              onClick={() =>
+                redeliver.mutate(delivery.id, {
+                  onSuccess: () => toast.success('Queued for delivery again'),
+                  onError: (error) => toast.error(errorMessage(error)),
+                })
+              }
               aria-label={`Redeliver ${delivery.eventType} (${delivery.id})`}
             >
               <RotateCcw aria-hidden className="size-4" /> Redeliver

@@ -1,14 +1,17 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { toast } from 'sonner';
-import { api } from '../../api/client';
-import type { ApiKey } from '../../api/types';
-import { type Access, AccessPicker } from '../../components/access-picker';
+import {
+  type Access,
+  type ApiKey,
+  useCreateKey,
+  useRevealKey,
+  useRevokeKey,
+  useSaveKeyAccess,
+} from '../../api/keys';
+import { AccessPicker } from '../../components/access-picker';
 import { ConfirmDialog, Modal } from '../../components/dialog';
 import { SecretValue } from '../../components/secret-reveal';
 import { Button, FormError, fieldError, TextField } from '../../components/ui';
-
-const KEYS = ['keys'] as const;
 
 function accessProblem(access: Access): string | null {
   return !access.allBoards && access.grants.length === 0 ? 'Choose at least one board, or All boards.' : null;
@@ -21,13 +24,9 @@ export function CreateKeyDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
-  const queryClient = useQueryClient();
   const [access, setAccess] = useState<Access>({ allBoards: true, grants: [] });
   const [problem, setProblem] = useState<string | null>(null);
-  const create = useMutation({
-    mutationFn: (body: { name: string } & Access) => api.post<ApiKey & { key: string }>('/keys', body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: KEYS }),
-  });
+  const create = useCreateKey();
   const close = (next: boolean) => {
     onOpenChange(next);
     if (!next) {
@@ -89,12 +88,7 @@ export function CreateKeyDialog({
 }
 
 export function RevealKeyDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose: () => void }) {
-  const queryClient = useQueryClient();
-  const reveal = useMutation({
-    mutationFn: (password: string) =>
-      api.post<{ id: string; key: string }>(`/keys/${apiKey.id}/reveal`, { password }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: KEYS }),
-  });
+  const reveal = useRevealKey(apiKey);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     reveal.mutate(String(new FormData(event.currentTarget).get('password')));
@@ -138,28 +132,22 @@ export function RevealKeyDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose: 
 }
 
 export function KeyAccessDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose: () => void }) {
-  const queryClient = useQueryClient();
   const [access, setAccess] = useState<Access>({
     allBoards: apiKey.allBoards,
     grants: apiKey.grants.map(({ boardId, permission }) => ({ boardId, permission })),
   });
   const [problem, setProblem] = useState<string | null>(null);
-  const save = useMutation({
-    mutationFn: (body: Access) => api.put<ApiKey>(`/keys/${apiKey.id}/grants`, body),
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: KEYS });
-      toast.success(`Access of “${apiKey.name}” saved`);
-      onClose();
-    },
-  });
+  const save = useSaveKeyAccess(apiKey);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const issue = accessProblem(access);
     setProblem(issue);
     if (!issue)
-      save.mutate({
-        allBoards: access.allBoards,
-        grants: access.grants.map(({ boardId, permission }) => ({ boardId, permission })),
+      save.mutate(access, {
+        onSuccess: () => {
+          toast.success(`Access of “${apiKey.name}” saved`);
+          onClose();
+        },
       });
   };
   return (
@@ -184,16 +172,7 @@ export function KeyAccessDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose: 
 }
 
 export function RevokeKeyDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose: () => void }) {
-  const queryClient = useQueryClient();
-  const revoke = useMutation({
-    mutationFn: () => api.delete(`/keys/${apiKey.id}`),
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: KEYS });
-      void queryClient.invalidateQueries({ queryKey: ['webhooks'] });
-      toast.success(`“${apiKey.name}” revoked`);
-      onClose();
-    },
-  });
+  const revoke = useRevokeKey(apiKey);
   const count = apiKey.webhookCount;
   return (
     <ConfirmDialog
@@ -210,7 +189,14 @@ export function RevokeKeyDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose: 
       }
       confirmLabel="Revoke key"
       busy={revoke.isPending}
-      onConfirm={() => revoke.mutate()}
+      onConfirm={() =>
+        revoke.mutate(undefined, {
+          onSuccess: () => {
+            toast.success(`“${apiKey.name}” revoked`);
+            onClose();
+          },
+        })
+      }
       error={revoke.error ? <FormError error={revoke.error} /> : null}
     />
   );

@@ -1,9 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
 import { KeyRound, Plus } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { api } from '../../api/client';
+import { type ApiKey, useKeys } from '../../api/keys';
 import { isAdmin, useSession } from '../../api/session';
-import type { ApiKey } from '../../api/types';
 import { AccessChips } from '../../components/access-picker';
 import { Button, EmptyState, ErrorState, Loading, PageHeader, Time } from '../../components/ui';
 import { CreateKeyDialog, KeyAccessDialog, RevealKeyDialog, RevokeKeyDialog } from './key-dialogs';
@@ -85,7 +83,7 @@ function KeyRow({ apiKey, onAction }: { apiKey: ApiKey; onAction: (action: Actio
 
 export default function KeysPage() {
   const { data: user } = useSession();
-  const keys = useQuery({ queryKey: ['keys'], queryFn: () => api.get<ApiKey[]>('/keys') });
+  const keys = useKeys();
   const [creating, setCreating] = useState(false);
   const [action, setAction] = useState<Action>(null);
   useEffect(() => {

@@ -1,10 +1,17 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { UserPlus } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { toast } from 'sonner';
-import { api } from '../../api/client';
+import {
+  type Role,
+  type User,
+  useChangeRole,
+  useCreateInvite,
+  useDeactivate,
+  useInvites,
+  usePeople,
+  useWithdrawInvite,
+} from '../../api/people';
 import { useSession } from '../../api/session';
-import type { Invite, Role, User } from '../../api/types';
 import { ConfirmDialog, Modal } from '../../components/dialog';
 import { SecretValue } from '../../components/secret-reveal';
 import {
@@ -31,11 +38,7 @@ function InviteDialog({
   onOpenChange: (open: boolean) => void;
   canInviteOwner: boolean;
 }) {
-  const queryClient = useQueryClient();
-  const create = useMutation({
-    mutationFn: (role: Role) => api.post<Invite>('/invites', { role }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['invites'] }),
-  });
+  const create = useCreateInvite();
   const close = (next: boolean) => {
     onOpenChange(next);
     if (!next) create.reset();
@@ -98,16 +101,7 @@ function PersonRow({
   me: User;
   onDeactivate: (person: User) => void;
 }) {
-  const queryClient = useQueryClient();
-  const changeRole = useMutation({
-    mutationFn: (role: Role) => api.patch<User>(`/people/${person.id}`, { role }),
-    onSuccess: (updated) => {
-      toast.success(`${updated.name} is now ${ROLE_LABELS[updated.role].toLowerCase()}`);
-      void queryClient.invalidateQueries({ queryKey: ['people'] });
-      if (updated.id === me.id) void queryClient.invalidateQueries({ queryKey: ['session'] });
-    },
-    onError: (error) => toast.error(errorMessage(error)),
-  });
+  const changeRole = useChangeRole(me);
   // Only an owner gives or takes the owner role.
   const roleLocked = !person.active || (me.role !== 'owner' && person.role === 'owner');
   return (
@@ -130,7 +124,16 @@ function PersonRow({
             id={`role-${person.id}`}
             value={person.role}
             disabled={roleLocked || changeRole.isPending}
-            onChange={(event) => changeRole.mutate(event.target.value as Role)}
+            onChange={(event) =>
+              changeRole.mutate(
+                { person, role: event.target.value as Role },
+                {
+                  onSuccess: (updated) =>
+                    toast.success(`${updated.name} is now ${ROLE_LABELS[updated.role].toLowerCase()}`),
+                  onError: (error) => toast.error(errorMessage(error)),
+                },
+              )
+            }
             className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900"
           >
             {ROLES.filter((role) => role !== 'owner' || me.role === 'owner' || person.role === 'owner').map(
@@ -161,29 +164,12 @@ function PersonRow({
 
 export default function PeoplePage() {
   const { data: me } = useSession();
-  const queryClient = useQueryClient();
-  const people = useQuery({ queryKey: ['people'], queryFn: () => api.get<User[]>('/people') });
-  const invites = useQuery({ queryKey: ['invites'], queryFn: () => api.get<Invite[]>('/invites') });
+  const people = usePeople();
+  const invites = useInvites();
   const [inviting, setInviting] = useState(false);
   const [deactivating, setDeactivating] = useState<User | null>(null);
-  const deactivate = useMutation({
-    mutationFn: (person: User) => api.post<User>(`/people/${person.id}/deactivate`),
-    onSuccess: (person) => {
-      toast.success(`${person.name} deactivated`);
-      setDeactivating(null);
-      void queryClient.invalidateQueries({ queryKey: ['people'] });
-      void queryClient.invalidateQueries({ queryKey: ['keys'] });
-      void queryClient.invalidateQueries({ queryKey: ['webhooks'] });
-    },
-  });
-  const withdraw = useMutation({
-    mutationFn: (invite: Invite) => api.delete(`/invites/${invite.id}`),
-    onSuccess: () => {
-      toast.success('Invite withdrawn: the link no longer works');
-      void queryClient.invalidateQueries({ queryKey: ['invites'] });
-    },
-    onError: (error) => toast.error(errorMessage(error)),
-  });
+  const deactivate = useDeactivate();
+  const withdraw = useWithdrawInvite();
   useEffect(() => {
     document.title = 'People · Settings · Laneboard';
   }, []);
@@ -221,7 +207,16 @@ export default function PeoplePage() {
               <span className="text-zinc-700 dark:text-zinc-300">
                 by {invite.createdBy.name}, expires <Time iso={invite.expiresAt} />
               </span>
-              <Button variant="ghost" className="ml-auto" onClick={() => withdraw.mutate(invite)}>
+              <Button
+                variant="ghost"
+                className="ml-auto"
+                onClick={() =>
+                  withdraw.mutate(invite, {
+                    onSuccess: () => toast.success('Invite withdrawn: the link no longer works'),
+                    onError: (error) => toast.error(errorMessage(error)),
+                  })
+                }
+              >
                 Withdraw
               </Button>
             </li>
@@ -237,7 +232,14 @@ export default function PeoplePage() {
           description="They are signed out everywhere and cannot sign in again. Their API keys are revoked, and the webhooks of those keys are deleted."
           confirmLabel="Deactivate"
           busy={deactivate.isPending}
-          onConfirm={() => deactivate.mutate(deactivating)}
+          onConfirm={() =>
+            deactivate.mutate(deactivating, {
+              onSuccess: (person) => {
+                toast.success(`${person.name} deactivated`);
+                setDeactivating(null);
+              },
+            })
+          }
           error={deactivate.error ? <FormError error={deactivate.error} /> : null}
         />
       )}

@@ -1,7 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
-import { api } from '../../api/client';
-import type { ApiKey, Webhook } from '../../api/types';
+import { useKeys } from '../../api/keys';
+import { useCreateWebhook, useEventTypes } from '../../api/webhooks';
 import { Modal } from '../../components/dialog';
 import { SecretValue } from '../../components/secret-reveal';
 import { Button, FormError, fieldError, SelectField, TextField } from '../../components/ui';
@@ -19,7 +18,7 @@ function EventPicker({
   error: string | null;
 }) {
   const name = useId();
-  const types = useQuery({ queryKey: ['event-types'], queryFn: () => api.get<string[]>('/event-types') });
+  const types = useEventTypes();
   const toggle = (type: string, on: boolean) =>
     onChange(false, on ? [...chosen, type] : chosen.filter((t) => t !== type));
   return (
@@ -81,19 +80,11 @@ export function CreateWebhookDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
-  const queryClient = useQueryClient();
-  const keys = useQuery({ queryKey: ['keys'], queryFn: () => api.get<ApiKey[]>('/keys'), enabled: open });
+  const keys = useKeys(open);
   const [all, setAll] = useState(true);
   const [chosen, setChosen] = useState<string[]>([]);
   const [eventsProblem, setEventsProblem] = useState<string | null>(null);
-  const create = useMutation({
-    mutationFn: (body: { url: string; events: string[]; apiKeyId: string }) =>
-      api.post<Webhook & { secret: string }>('/webhooks', body),
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ['webhooks'] });
-      void queryClient.invalidateQueries({ queryKey: ['keys'] });
-    },
-  });
+  const create = useCreateWebhook();
   const close = (next: boolean) => {
     onOpenChange(next);
     if (!next) {

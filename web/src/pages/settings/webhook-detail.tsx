@@ -1,32 +1,31 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft } from 'lucide-react';
 import { Tabs } from 'radix-ui';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
-import { api } from '../../api/client';
-import type { Delivery, DeliveryStatus, Webhook } from '../../api/types';
+import {
+  type DeliveryStatus,
+  useDeleteWebhook,
+  useDeliveries,
+  usePingWebhook,
+  useRotateSecret,
+  useSetWebhookActive,
+  useWebhook,
+} from '../../api/webhooks';
 import { ConfirmDialog, Modal } from '../../components/dialog';
 import { SecretValue } from '../../components/secret-reveal';
 import { Button, ErrorState, errorMessage, FormError, Loading, PageHeader, Time } from '../../components/ui';
 import { DeliveryLog } from './deliveries';
 import { eventsSummary, WebhookState } from './webhook-status';
 
-type Detail = Webhook & { deliveries: Delivery[] };
 const TABS: { status: DeliveryStatus; label: string }[] = [
   { status: 'delivered', label: 'Delivered' },
   { status: 'pending', label: 'Pending' },
   { status: 'failed', label: 'Failed' },
 ];
-/** Deliveries change on their own (retries, the dispatcher): the open log refreshes itself. */
-const REFRESH_MS = 3000;
 
 function DeliveriesTab({ webhookId, status }: { webhookId: string; status: DeliveryStatus }) {
-  const log = useQuery({
-    queryKey: ['webhooks', webhookId, status],
-    queryFn: () => api.get<Detail>(`/webhooks/${webhookId}?status=${status}`),
-    refetchInterval: REFRESH_MS,
-  });
+  const log = useDeliveries(webhookId, status);
   if (log.isPending) return <Loading label="Loading deliveries…" />;
   if (log.isError) return <ErrorState error={log.error} onRetry={() => log.refetch()} />;
   return <DeliveryLog webhookId={webhookId} deliveries={log.data.deliveries} />;
@@ -34,45 +33,15 @@ function DeliveriesTab({ webhookId, status }: { webhookId: string; status: Deliv
 
 export default function WebhookDetailPage() {
   const { webhookId = '' } = useParams();
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [tab, setTab] = useState<DeliveryStatus>('delivered');
   const [confirm, setConfirm] = useState<'delete' | 'rotate' | null>(null);
-  const webhook = useQuery({
-    queryKey: ['webhooks', webhookId],
-    queryFn: () => api.get<Detail>(`/webhooks/${webhookId}`),
-  });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['webhooks'] });
-  const toggle = useMutation({
-    mutationFn: (active: boolean) => api.patch<Webhook>(`/webhooks/${webhookId}`, { active }),
-    onSuccess: (updated) => {
-      toast.success(updated.active ? 'Webhook resumed' : 'Webhook paused: new events are not queued');
-      void refresh();
-    },
-    onError: (error) => toast.error(errorMessage(error)),
-  });
-  const ping = useMutation({
-    mutationFn: () => api.post<{ deliveryId: string }>(`/webhooks/${webhookId}/ping`),
-    onSuccess: () => {
-      toast.success('Ping queued');
-      setTab('pending');
-      void refresh();
-    },
-    onError: (error) => toast.error(errorMessage(error)),
-  });
-  const rotate = useMutation({
-    mutationFn: () => api.post<{ secret: string }>(`/webhooks/${webhookId}/rotate-secret`),
-  });
-  const remove = useMutation({
-    mutationFn: () => api.delete(`/webhooks/${webhookId}`),
-    onSuccess: () => {
-      toast.success('Webhook deleted');
-      queryClient.removeQueries({ queryKey: ['webhooks', webhookId] });
-      void queryClient.invalidateQueries({ queryKey: ['webhooks'] });
-      void queryClient.invalidateQueries({ queryKey: ['keys'] });
-      navigate('/settings/webhooks');
-    },
-  });
+  const webhook = useWebhook(webhookId);
+  const toggle = useSetWebhookActive(webhookId);
+  const ping = usePingWebhook(webhookId);
+  const rotate = useRotateSecret(webhookId);
+  const remove = useDeleteWebhook(webhookId);
+  const onError = (error: unknown) => toast.error(errorMessage(error));
   useEffect(() => {
     document.title = 'Webhook · Settings · Laneboard';
   }, []);
@@ -92,10 +61,32 @@ export default function WebhookDetailPage() {
         description={<span className="font-mono break-all">{hook.url}</span>}
         actions={
           <>
-            <Button busy={toggle.isPending} onClick={() => toggle.mutate(!hook.active)}>
+            <Button
+              busy={toggle.isPending}
+              onClick={() =>
+                toggle.mutate(!hook.active, {
+                  onSuccess: (updated) =>
+                    toast.success(
+                      updated.active ? 'Webhook resumed' : 'Webhook paused: new events are not queued',
+                    ),
+                  onError,
+                })
+              }
+            >
               {hook.active ? 'Pause' : 'Resume'}
             </Button>
-            <Button busy={ping.isPending} onClick={() => ping.mutate()}>
+            <Button
+              busy={ping.isPending}
+              onClick={() =>
+                ping.mutate(undefined, {
+                  onSuccess: () => {
+                    toast.success('Ping queued');
+                    setTab('pending');
+                  },
+                  onError,
+                })
+              }
+            >
               Send ping
             </Button>
             <Button onClick={() => setConfirm('rotate')}>Rotate secret</Button>
@@ -158,7 +149,14 @@ export default function WebhookDetailPage() {
         description="Its pending deliveries and its delivery history are deleted with it."
         confirmLabel="Delete webhook"
         busy={remove.isPending}
-        onConfirm={() => remove.mutate()}
+        onConfirm={() =>
+          remove.mutate(undefined, {
+            onSuccess: () => {
+              toast.success('Webhook deleted');
+              navigate('/settings/webhooks');
+            },
+          })
+        }
         error={remove.error ? <FormError error={remove.error} /> : null}
       />
       <ConfirmDialog

@@ -1,4 +1,4 @@
-import type { DeliveryStatus, Webhook } from '../../api/types';
+import type { DeliveryStatus, Webhook } from '../../api/webhooks';
 import { Badge } from '../../components/ui';
 
 const TONES = { delivered: 'green', pending: 'amber', failed: 'red' } as const;

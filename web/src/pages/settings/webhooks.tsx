@@ -1,15 +1,13 @@
-import { useQuery } from '@tanstack/react-query';
 import { Plus } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { api } from '../../api/client';
-import type { Webhook } from '../../api/types';
+import { useWebhooks } from '../../api/webhooks';
 import { Button, EmptyState, ErrorState, Loading, PageHeader, Time } from '../../components/ui';
 import { CreateWebhookDialog } from './webhook-create';
 import { DeliveryBadge, eventsSummary, WebhookState } from './webhook-status';
 
 export default function WebhooksPage() {
-  const webhooks = useQuery({ queryKey: ['webhooks'], queryFn: () => api.get<Webhook[]>('/webhooks') });
+  const webhooks = useWebhooks();
   const [creating, setCreating] = useState(false);
   useEffect(() => {
     document.title = 'Webhooks · Settings · Laneboard';

@@ -1,23 +1,5 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
-import { getEnvelope } from '../../api/client';
+import { type Activity, useTaskActivities } from '../../api/activities';
 import { Badge, Button, ErrorState, Loading, Time } from '../../components/ui';
-import { taskKey, taskPath } from './task-data';
-
-interface Activity {
-  id: number;
-  type: string;
-  actor: { kind: 'user' | 'api_key' | 'agent' | 'system'; id: string | null; name: string };
-  origin: 'ui' | 'api' | 'mcp' | 'cli';
-  data: Record<string, unknown>;
-  createdAt: string;
-}
-
-interface ActivityPage {
-  data: Activity[];
-  nextBefore: number | null;
-}
-
-const PAGE_SIZE = 20;
 
 /** What happened, as the rest of a sentence that starts with who did it. */
 const VERBS: Record<string, string> = {
@@ -51,15 +33,7 @@ function detail(activity: Activity): string | null {
 }
 
 export function TaskActivity({ boardId, taskId }: { boardId: string; taskId: string }) {
-  const activities = useInfiniteQuery({
-    queryKey: [...taskKey(boardId, taskId), 'activities'],
-    initialPageParam: null as number | null,
-    queryFn: ({ pageParam }) =>
-      getEnvelope<ActivityPage>(
-        `${taskPath(boardId, taskId)}/activities?limit=${PAGE_SIZE}${pageParam === null ? '' : `&before=${pageParam}`}`,
-      ),
-    getNextPageParam: (last) => last.nextBefore,
-  });
+  const activities = useTaskActivities(boardId, taskId);
   const items = activities.data?.pages.flatMap((page) => page.data) ?? [];
   return (
     <section aria-labelledby="activity-heading" className="space-y-3">

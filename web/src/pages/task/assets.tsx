@@ -1,11 +1,10 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Paperclip, Trash2 } from 'lucide-react';
 import { type DragEvent, useRef, useState } from 'react';
 import { toast } from 'sonner';
-import { ApiError, api, UI_API, upload } from '../../api/client';
+import { type Asset, assetContentUrl, useAssets, useDeleteAsset, useUploadAssets } from '../../api/assets';
+import { ApiError } from '../../api/client';
 import { ConfirmDialog } from '../../components/dialog';
 import { Badge, Button, ErrorState, errorMessage, Loading, Time } from '../../components/ui';
-import { type Asset, taskKey, taskPath } from './task-data';
 
 export function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -22,44 +21,24 @@ function uploadError(file: File, error: unknown): string {
 }
 
 export function Assets({ boardId, taskId }: { boardId: string; taskId: string }) {
-  const queryClient = useQueryClient();
-  const key = [...taskKey(boardId, taskId), 'assets'];
-  const base = `${taskPath(boardId, taskId)}/assets`;
-  const assets = useQuery({ queryKey: key, queryFn: () => api.get<Asset[]>(base) });
+  const assets = useAssets(boardId, taskId);
   const [dragging, setDragging] = useState(false);
   const [uploadFailure, setUploadFailure] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Asset | null>(null);
   const picker = useRef<HTMLInputElement>(null);
-  const add = useMutation({
-    mutationFn: async (files: File[]) => {
-      const failures: string[] = [];
-      for (const file of files) {
-        const form = new FormData();
-        form.append('file', file, file.name);
-        try {
-          await upload<Asset>(base, form);
-        } catch (error) {
-          failures.push(uploadError(file, error));
-        }
-      }
-      return failures;
-    },
-    onSuccess: (failures, files) => {
-      setUploadFailure(failures.length > 0 ? failures.join(' ') : null);
-      const stored = files.length - failures.length;
-      if (stored > 0) toast.success(stored === 1 ? 'File attached' : `${stored} files attached`);
-    },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: key }),
-  });
-  const remove = useMutation({
-    mutationFn: (asset: Asset) => api.delete(`${base}/${asset.id}`),
-    onSuccess: () => {
-      setDeleting(null);
-      void queryClient.invalidateQueries({ queryKey: key });
-    },
-  });
+  const add = useUploadAssets(boardId, taskId);
+  const remove = useDeleteAsset(boardId, taskId);
   const send = (files: FileList | null) => {
-    if (files && files.length > 0) add.mutate([...files]);
+    if (!files || files.length === 0) return;
+    add.mutate([...files], {
+      onSuccess: (failures, sent) => {
+        setUploadFailure(
+          failures.length > 0 ? failures.map(({ file, error }) => uploadError(file, error)).join(' ') : null,
+        );
+        const stored = sent.length - failures.length;
+        if (stored > 0) toast.success(stored === 1 ? 'File attached' : `${stored} files attached`);
+      },
+    });
   };
   const onDrop = (event: DragEvent<HTMLElement>) => {
     event.preventDefault();
@@ -92,7 +71,7 @@ export function Assets({ boardId, taskId }: { boardId: string; taskId: string })
           <li key={asset.id} aria-label={asset.filename} className="flex items-center gap-2 text-sm">
             <Paperclip aria-hidden className="size-3.5 shrink-0 text-zinc-500" />
             <a
-              href={`${UI_API}${base}/${asset.id}/content`}
+              href={assetContentUrl(boardId, taskId, asset.id)}
               download={asset.filename}
               className="min-w-0 flex-1 truncate text-blue-700 underline dark:text-blue-400"
             >
@@ -146,7 +125,7 @@ export function Assets({ boardId, taskId }: { boardId: string; taskId: string })
         description={`${deleting?.filename ?? ''} is removed from the task for everyone.`}
         confirmLabel="Delete file"
         busy={remove.isPending}
-        onConfirm={() => deleting && remove.mutate(deleting)}
+        onConfirm={() => deleting && remove.mutate(deleting, { onSuccess: () => setDeleting(null) })}
         error={remove.error ? errorMessage(remove.error) : undefined}
       />
     </section>

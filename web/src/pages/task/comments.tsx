@@ -1,24 +1,14 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
-import { api } from '../../api/client';
+import { useAddComment, useComments } from '../../api/comments';
 import { Badge, Button, ErrorState, FormError, Loading, Time } from '../../components/ui';
 import { MarkdownText } from './markdown';
 import { Reactions } from './reactions';
-import { type Comment, taskKey, taskPath } from './task-data';
 
 const SOURCE_BADGES = { user: 'person', api: 'API', agent: 'agent' } as const;
 
 export function Comments({ boardId, taskId }: { boardId: string; taskId: string }) {
-  const queryClient = useQueryClient();
-  const key = [...taskKey(boardId, taskId), 'comments'];
-  const comments = useQuery({
-    queryKey: key,
-    queryFn: () => api.get<Comment[]>(`${taskPath(boardId, taskId)}/comments`),
-  });
-  const add = useMutation({
-    mutationFn: (body: string) => api.post<Comment>(`${taskPath(boardId, taskId)}/comments`, { body }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: key }),
-  });
+  const comments = useComments(boardId, taskId);
+  const add = useAddComment(boardId, taskId);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;

@@ -1,8 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { toast } from 'sonner';
-import { api } from '../../api/client';
+import { PRIORITY_LABELS, useBoardDetail } from '../../api/boards';
+import { type TaskChanges, type TaskDetail, useTask, useUpdateTask } from '../../api/tasks';
 import {
   Button,
   ErrorState,
@@ -14,16 +14,12 @@ import {
   Time,
 } from '../../components/ui';
 import { useTaskEvents } from '../../live/use-board-events';
-import { boardKey, PRIORITY_LABELS } from '../board/board-data';
 import { TaskActivity } from './activity';
 import { Assets } from './assets';
 import { Comments } from './comments';
 import { MarkdownText } from './markdown';
-import { type TaskDetail, taskKey, taskPath } from './task-data';
 import { Todos } from './todos';
 import { Turns } from './turns';
-
-type Changes = Partial<Pick<TaskDetail, 'title' | 'description' | 'priority' | 'tags'>>;
 
 function EditTask({
   task,
@@ -33,7 +29,7 @@ function EditTask({
   onCancel,
 }: {
   task: TaskDetail;
-  onSave: (changes: Changes) => void;
+  onSave: (changes: TaskChanges) => void;
   busy: boolean;
   error: unknown;
   onCancel: () => void;
@@ -101,26 +97,11 @@ function EditTask({
 
 export default function TaskPage() {
   const { boardId = '', taskId = '' } = useParams();
-  const queryClient = useQueryClient();
   const [editing, setEditing] = useState(false);
   useTaskEvents(boardId, taskId);
-  const task = useQuery({
-    queryKey: [...taskKey(boardId, taskId), 'detail'],
-    queryFn: () => api.get<TaskDetail>(taskPath(boardId, taskId)),
-  });
-  const board = useQuery({
-    queryKey: ['board-summary', boardId],
-    queryFn: () => api.get<{ name: string; lanes: { id: string; name: string }[] }>(`/boards/${boardId}`),
-  });
-  const save = useMutation({
-    mutationFn: (changes: Changes) => api.patch(taskPath(boardId, taskId), changes),
-    onSuccess: () => {
-      setEditing(false);
-      toast.success('Task saved');
-      void queryClient.invalidateQueries({ queryKey: taskKey(boardId, taskId) });
-      void queryClient.invalidateQueries({ queryKey: boardKey(boardId) });
-    },
-  });
+  const task = useTask(boardId, taskId);
+  const board = useBoardDetail(boardId);
+  const save = useUpdateTask(boardId, taskId);
   useEffect(() => {
     document.title = task.data ? `${task.data.title} · Laneboard` : 'Task · Laneboard';
   }, [task.data]);
@@ -149,7 +130,14 @@ export default function TaskPage() {
           {editing ? (
             <EditTask
               task={t}
-              onSave={(changes) => save.mutate(changes)}
+              onSave={(changes) =>
+                save.mutate(changes, {
+                  onSuccess: () => {
+                    setEditing(false);
+                    toast.success('Task saved');
+                  },
+                })
+              }
               busy={save.isPending}
               error={save.error}
               onCancel={() => setEditing(false)}

@@ -1,9 +1,7 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { SmilePlus } from 'lucide-react';
 import { toast } from 'sonner';
-import { api } from '../../api/client';
+import { type Comment, type ReactionContent, useToggleReaction } from '../../api/comments';
 import { errorMessage } from '../../components/ui';
-import { type Comment, type ReactionContent, taskKey, taskPath } from './task-data';
 
 /** GitHub's eight reactions, in the order the server counts them. */
 export const REACTIONS: ReadonlyArray<{ content: ReactionContent; emoji: string; label: string }> = [
@@ -29,16 +27,12 @@ export function Reactions({
   taskId: string;
   comment: Comment;
 }) {
-  const queryClient = useQueryClient();
-  const path = `${taskPath(boardId, taskId)}/comments/${comment.id}/reactions`;
-  const toggle = useMutation({
-    mutationFn: ({ content, mine }: { content: ReactionContent; mine: boolean }) =>
-      mine
-        ? api.delete(`${path}/${encodeURIComponent(content)}`)
-        : api.put(`${path}/${encodeURIComponent(content)}`, {}),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: [...taskKey(boardId, taskId), 'comments'] }),
-    onError: (error) => toast.error(errorMessage(error)),
-  });
+  const reaction = useToggleReaction(boardId, taskId, comment.id);
+  const toggle = {
+    isPending: reaction.isPending,
+    mutate: (vars: { content: ReactionContent; mine: boolean }) =>
+      reaction.mutate(vars, { onError: (error) => toast.error(errorMessage(error)) }),
+  };
   const counts = new Map(comment.reactions.map((r) => [r.content, r]));
   return (
     <div className="mt-2 flex flex-wrap items-center gap-1.5">

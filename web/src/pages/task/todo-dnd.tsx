@@ -9,7 +9,7 @@ import {
 } from '@dnd-kit/core';
 import { SortableContext, sortableKeyboardCoordinates, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import type { ReactNode } from 'react';
-import type { Todo } from './task-data';
+import type { Todo } from '../../api/todos';
 
 /**
  * The whole list's ids after moving `activeId` to where `overId` is, within one iteration (the API

@@ -2,8 +2,8 @@ import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { ArrowDown, ArrowUp, GripVertical, Pencil, Trash2 } from 'lucide-react';
 import type { FormEvent } from 'react';
+import type { Todo } from '../../api/todos';
 import { Button } from '../../components/ui';
-import type { Todo } from './task-data';
 
 export interface TodoRowActions {
   toggle: (todo: Todo) => void;

@@ -1,82 +1,20 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { toast } from 'sonner';
-import { api } from '../../api/client';
+import { type Todo, useTodos } from '../../api/todos';
 import { Button, ErrorState, errorMessage, Loading } from '../../components/ui';
-import { type Todo, taskKey, taskPath } from './task-data';
 import { reorderedIds, TodoGroupDnd } from './todo-dnd';
 import { TodoRow, type TodoRowActions } from './todo-row';
 
 export function Todos({ boardId, taskId }: { boardId: string; taskId: string }) {
-  const queryClient = useQueryClient();
-  const key = [...taskKey(boardId, taskId), 'todos'];
-  const base = `${taskPath(boardId, taskId)}/todos`;
-  const todos = useQuery({ queryKey: key, queryFn: () => api.get<Todo[]>(base) });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: key });
-  // What the server answers for one change predates the others still on their way: with another todo
-  // change pending, its answer (or a re-read) would undo that change's tick or order on screen until
-  // the last one settles. So only the last change to settle shows the server's list.
-  const lastPending = () => queryClient.isMutating({ mutationKey: key }) <= 1;
-  const refreshWhenLast = () => (lastPending() ? refresh() : undefined);
-  const onError = (error: unknown) => toast.error(errorMessage(error));
-  // New todos join the latest iteration (an agent's current round of work).
-  const latestIteration = Math.max(0, ...(todos.data ?? []).map((t) => t.iteration));
-  const add = useMutation({
-    mutationKey: key,
-    mutationFn: (text: string) => api.post<Todo>(base, { text, iteration: latestIteration }),
-    onSuccess: refreshWhenLast,
-    onError,
-  });
-  // The tick shows at once; a refused change puts the list back as it was.
-  const toggle = useMutation({
-    mutationKey: key,
-    mutationFn: (todo: Todo) => api.patch<Todo>(`${base}/${todo.id}`, { done: !todo.done }),
-    onMutate: async (todo: Todo) => {
-      await queryClient.cancelQueries({ queryKey: key });
-      const before = queryClient.getQueryData<Todo[]>(key);
-      queryClient.setQueryData<Todo[]>(key, (list) =>
-        list?.map((t) => (t.id === todo.id ? { ...t, done: !todo.done } : t)),
-      );
-      return { before };
-    },
-    onError: (error, _todo, context) => {
-      queryClient.setQueryData(key, context?.before);
-      onError(error);
-    },
-    onSettled: refreshWhenLast,
-  });
+  const {
+    list: todos,
+    add,
+    toggle,
+    edit,
+    reorder,
+    remove,
+  } = useTodos(boardId, taskId, (error) => toast.error(errorMessage(error)));
   const [editingId, setEditingId] = useState<string | null>(null);
-  const edit = useMutation({
-    mutationKey: key,
-    mutationFn: ({ todo, text }: { todo: Todo; text: string }) =>
-      api.patch<Todo>(`${base}/${todo.id}`, { text }),
-    onSuccess: () => {
-      setEditingId(null);
-      return refreshWhenLast();
-    },
-    onError,
-  });
-  // The new order shows at once (a dropped todo stays where it was dropped); refused, it goes back.
-  const reorder = useMutation({
-    mutationKey: key,
-    mutationFn: (orderedIds: string[]) => api.post<Todo[]>(`${base}/reorder`, { orderedIds }),
-    onMutate: async (orderedIds: string[]) => {
-      await queryClient.cancelQueries({ queryKey: key });
-      const before = queryClient.getQueryData<Todo[]>(key);
-      const byId = new Map(before?.map((t) => [t.id, t]));
-      const after = orderedIds.map((id) => byId.get(id)).filter((t): t is Todo => t !== undefined);
-      if (before && after.length === before.length) queryClient.setQueryData(key, after);
-      return { before };
-    },
-    onSuccess: (list) => {
-      if (lastPending()) queryClient.setQueryData(key, list);
-    },
-    onError: (error, _ids, context) => {
-      queryClient.setQueryData(key, context?.before);
-      onError(error);
-      return refreshWhenLast();
-    },
-  });
   const onDrop = (activeId: string, overId: string) => {
     const ids = reorderedIds(todos.data ?? [], activeId, overId);
     if (ids) reorder.mutate(ids);
@@ -94,14 +32,11 @@ export function Todos({ boardId, taskId }: { boardId: string; taskId: string }) 
   };
   const saveEdit = (event: FormEvent<HTMLFormElement>, todo: Todo) => {
     event.preventDefault();
-    edit.mutate({ todo, text: String(new FormData(event.currentTarget).get('text')) });
+    edit.mutate(
+      { todo, text: String(new FormData(event.currentTarget).get('text')) },
+      { onSuccess: () => setEditingId(null) },
+    );
   };
-  const remove = useMutation({
-    mutationKey: key,
-    mutationFn: (todo: Todo) => api.delete(`${base}/${todo.id}`),
-    onSuccess: refreshWhenLast,
-    onError,
-  });
   const rowActions: TodoRowActions = {
     toggle: (todo) => toggle.mutate(todo),
     startEdit: (todo) => setEditingId(todo.id),

@@ -1,28 +1,12 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
 import { Bot, User } from 'lucide-react';
 import { useState } from 'react';
-import { getEnvelope } from '../../api/client';
+import { type TurnSourceName, useTurns } from '../../api/turns';
 import { Button, ErrorState, Loading, Time } from '../../components/ui';
-import { type Turn, taskKey, taskPath } from './task-data';
-
-interface TurnPage {
-  data: Turn[];
-  cursor: string | null;
-}
 
 /** The agents' conversation on the task: one timeline per source, tool-only turns folded to a line. */
 export function Turns({ boardId, taskId }: { boardId: string; taskId: string }) {
-  const [source, setSource] = useState<'claude' | 'copilot'>('claude');
-  const turns = useInfiniteQuery({
-    queryKey: [...taskKey(boardId, taskId), 'turns', source],
-    initialPageParam: null as string | null,
-    queryFn: async ({ pageParam }) => {
-      const query = new URLSearchParams({ source, limit: '50' });
-      if (pageParam) query.set('cursor', pageParam);
-      return getEnvelope<TurnPage>(`${taskPath(boardId, taskId)}/turns?${query}`);
-    },
-    getNextPageParam: (last) => last.cursor,
-  });
+  const [source, setSource] = useState<TurnSourceName>('claude');
+  const turns = useTurns(boardId, taskId, source);
   const all = turns.data?.pages.flatMap((page) => page.data) ?? [];
   return (
     <section aria-labelledby="turns-heading" className="space-y-3">
