@@ -45,7 +45,7 @@ describe('people, sign-in and roles in the browser', { timeout: 60_000 }, () => 
     await owner.getByLabel('Email').fill(OWNER.email);
     await owner.getByLabel('Password').fill('short');
     await owner.getByRole('button', { name: 'Create owner account' }).click();
-    await owner.getByText(/`password` must be at least 10 characters/).waitFor();
+    await owner.getByText(/^password must be at least 10 characters/).waitFor();
     await owner.getByLabel('Password').fill(PASSWORD);
     await owner.getByRole('button', { name: 'Create owner account' }).click();
     await owner.waitForURL('**/settings/keys');

@@ -111,10 +111,16 @@ export function FormError({ error }: { error: unknown }) {
   );
 }
 
+/**
+ * The server's message for people: the API marks names of fields and values with Markdown backticks
+ * ("`url` must use https://."), which are dropped here rather than shown literally.
+ */
 export function errorMessage(error: unknown): string {
-  if (error instanceof ApiError || error instanceof Error) return error.message;
+  if (error instanceof ApiError || error instanceof Error) return withoutBackticks(error.message);
   return 'Something went wrong.';
 }
+
+const withoutBackticks = (message: string) => message.replace(/`([^`]*)`/g, '$1');
 
 /** The message of a validation error that names `field` (the API puts it in backticks), for that field. */
 export function fieldError(error: unknown, field: string): string | null {
@@ -123,7 +129,7 @@ export function fieldError(error: unknown, field: string): string | null {
     error.code === 'validation_error' &&
     error.message.includes(`\`${field}\``)
   ) {
-    return error.message;
+    return withoutBackticks(error.message);
   }
   return null;
 }
