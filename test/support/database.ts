@@ -55,3 +55,16 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
     },
   };
 }
+
+/**
+ * The same database through a connection (SQLite) or pool (PostgreSQL) of its own, as another process
+ * or server instance has it; the caller closes it.
+ */
+export function openSecondConnection(db: TestDatabase, poolSize = 2): Database {
+  return openDatabase({
+    databaseUrl: db.databaseUrl,
+    dataDir: os.tmpdir(),
+    poolSize,
+    ...(db.sqliteFile ? { sqliteFile: db.sqliteFile } : {}),
+  });
+}
