@@ -105,15 +105,17 @@ function PersonRow({
   // Only an owner gives or takes the owner role.
   const roleLocked = !person.active || (me.role !== 'owner' && person.role === 'owner');
   return (
+    // On a phone the name and email take the whole row (wrapping anywhere: an email or a long name is
+    // never cut or pushed past the screen's edge); the role and actions go below them.
     <li className="flex flex-wrap items-center gap-3 p-4" aria-label={person.name}>
-      <div className="min-w-0 flex-1">
-        <p className="font-medium">
+      <div className="min-w-0 basis-full sm:basis-0 sm:flex-1">
+        <p className="font-medium wrap-anywhere">
           {person.name}{' '}
           {person.id === me.id && (
             <span className="text-sm font-normal text-zinc-600 dark:text-zinc-400">(you)</span>
           )}
         </p>
-        <p className="truncate text-sm text-zinc-600 dark:text-zinc-400">{person.email}</p>
+        <p className="text-sm text-zinc-600 wrap-anywhere dark:text-zinc-400">{person.email}</p>
       </div>
       {person.active ? (
         <>
@@ -204,7 +206,7 @@ export default function PeoplePage() {
           {invites.data.map((invite) => (
             <li key={invite.id} className="flex flex-wrap items-center gap-3 p-3">
               <Badge tone="accent">{ROLE_LABELS[invite.role]}</Badge>
-              <span className="text-zinc-700 dark:text-zinc-300">
+              <span className="min-w-0 text-zinc-700 wrap-anywhere dark:text-zinc-300">
                 by {invite.createdBy.name}, expires <Time iso={invite.expiresAt} />
               </span>
               <Button
