@@ -51,6 +51,11 @@ export class AttemptWriter {
     await recordAttempts(trx, this.database.dialect, batch);
   }
 
+  /** Whether results are waiting to be written. */
+  get hasPending(): boolean {
+    return this.pending.length > 0;
+  }
+
   /** Resolves once everything added so far is written (or has failed to be). */
   async flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);

@@ -13,6 +13,11 @@ export interface Dispatcher {
    * rather than when the first event is queued; nothing to do in process).
    */
   prepare(): void;
+  /**
+   * Resolves once no attempt is in flight or waiting, every result is written and nothing is due (tests
+   * wait on it instead of sleeping; see WebhookDispatcher.whenIdle).
+   */
+  whenIdle(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -30,9 +35,10 @@ export interface DispatcherThreadSettings {
   perHostConcurrency?: number;
 }
 
-export type ToWorker = { type: 'wake' } | { type: 'stop' };
+export type ToWorker = { type: 'wake' } | { type: 'whenIdle'; id: number } | { type: 'stop' };
 export type FromWorker =
   | { type: 'log'; level: 'warn' | 'error'; detail: object; message: string }
+  | { type: 'idle'; id: number }
   | { type: 'stopped' };
 
 const YOUNG_GENERATION_MB = 8;
@@ -55,6 +61,9 @@ export class ThreadedDispatcher implements Dispatcher {
   private worker: Worker | null = null;
   private running = false;
   private restartTimer: NodeJS.Timeout | null = null;
+  /** whenIdle() calls the thread has not answered yet, by id. */
+  private readonly idleWaits = new Map<number, () => void>();
+  private idleSeq = 0;
 
   constructor(
     private readonly settings: DispatcherThreadSettings,
@@ -96,6 +105,17 @@ export class ThreadedDispatcher implements Dispatcher {
     this.spawnIfIdle();
   }
 
+  /** Asks the thread; without a thread nothing is in flight. A thread that ends answers them all. */
+  whenIdle(): Promise<void> {
+    const worker = this.worker;
+    if (!worker) return Promise.resolve();
+    const id = ++this.idleSeq;
+    return new Promise((resolve) => {
+      this.idleWaits.set(id, resolve);
+      worker.postMessage({ type: 'whenIdle', id } satisfies ToWorker);
+    });
+  }
+
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
@@ -128,6 +148,7 @@ export class ThreadedDispatcher implements Dispatcher {
     worker.once('online', reassertHeapSizing);
     worker.on('message', (message: FromWorker) => {
       if (message.type === 'log') this.log[message.level](message.detail, message.message);
+      else if (message.type === 'idle') this.answerIdle(message.id);
     });
     worker.on('error', (error) => {
       this.log.error(
@@ -136,6 +157,7 @@ export class ThreadedDispatcher implements Dispatcher {
       );
     });
     worker.on('exit', (code) => {
+      for (const id of [...this.idleWaits.keys()]) this.answerIdle(id);
       if (this.worker !== worker || !this.running) return;
       this.worker = null;
       this.log.error({ code }, 'webhook dispatcher thread ended; starting it again');
@@ -145,5 +167,10 @@ export class ThreadedDispatcher implements Dispatcher {
       }, RESTART_DELAY_MS);
       this.restartTimer.unref();
     });
+  }
+
+  private answerIdle(id: number): void {
+    this.idleWaits.get(id)?.();
+    this.idleWaits.delete(id);
   }
 }

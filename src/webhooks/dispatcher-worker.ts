@@ -33,6 +33,10 @@ port.on('message', (message: ToWorker) => {
     dispatcher.wake();
     return;
   }
+  if (message.type === 'whenIdle') {
+    void dispatcher.whenIdle().then(() => send({ type: 'idle', id: message.id }));
+    return;
+  }
   void dispatcher
     .stop()
     .then(() => database.close())

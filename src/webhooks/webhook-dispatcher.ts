@@ -172,6 +172,26 @@ export class WebhookDispatcher {
     await this.attempts.close();
   }
 
+  /**
+   * Resolves once this dispatcher is idle: no attempt in flight or waiting for a slot, every result
+   * written, and a claim made after them found nothing due (so a retry that came due is attempted
+   * first). For tests that check "nothing more is sent"; a stopped dispatcher is idle.
+   */
+  async whenIdle(): Promise<void> {
+    for (;;) {
+      const attempts = [...this.held.values()].filter((attempt) => attempt !== null);
+      if (attempts.length > 0) await Promise.allSettled(attempts);
+      else if (this.held.size > 0) await new Promise((resolve) => setImmediate(resolve));
+      await this.cycle;
+      if (this.held.size > 0) continue;
+      await this.writer.flush();
+      if (!this.running) return;
+      this.wake();
+      await this.cycle;
+      if (this.held.size === 0 && !this.writer.hasPending) return;
+    }
+  }
+
   private async runCycles(): Promise<void> {
     while (this.wakeRequested && this.running) {
       this.wakeRequested = false;

@@ -2,7 +2,7 @@ import { verify as verifyGithubStyle } from '@octokit/webhooks-methods';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/database.js';
-import { sleep, waitUntil } from '../support/wait.js';
+import { waitUntil } from '../support/wait.js';
 import { buildWebhookApp, recentDeliveries, type WebhookApp } from '../support/webhook-app.js';
 import { type ReceivedRequest, WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -125,7 +125,7 @@ describe.each(DIALECTS)('webhook delivery ($dialect)', ({ dialect, skip }) => {
         'lane.updated',
       ]);
       const narrow = await receiver.waitFor(1, (r) => r.path === narrowPath);
-      await sleep(300);
+      await t.whenIdle();
       expect(receiver.on(narrowPath)).toHaveLength(1);
       expect(narrow[0]?.headers['x-service-event']).toBe('lane.created');
     });
@@ -145,7 +145,7 @@ describe.each(DIALECTS)('webhook delivery ($dialect)', ({ dialect, skip }) => {
       const all = await receiver.waitFor(2, (r) => r.path === allPath);
       expect(all.map((r) => JSON.parse(r.body).data.board_id).sort()).toEqual([boardA, boardB].sort());
       const onA = await receiver.waitFor(1, (r) => r.path === aPath);
-      await sleep(300);
+      await t.whenIdle();
       expect(receiver.on(aPath)).toHaveLength(1);
       expect(JSON.parse(onA[0]?.body ?? '{}').data).toMatchObject({ board_id: boardA, name: 'on A' });
     });
@@ -159,7 +159,7 @@ describe.each(DIALECTS)('webhook delivery ($dialect)', ({ dialect, skip }) => {
         { name: 'UI' },
       );
       await t.services.boards.createBoard({ kind: 'system', origin: 'cli', name: 'CLI' }, { name: 'CLI' });
-      await sleep(400);
+      await t.whenIdle();
       expect(receiver.on(p)).toEqual([]);
     });
 
@@ -171,7 +171,7 @@ describe.each(DIALECTS)('webhook delivery ($dialect)', ({ dialect, skip }) => {
       await t.createBoard(key, 'while paused');
       const ping = await t.request(key, 'POST', `${API}/webhooks/${hook.id}/ping`);
       expect(ping.statusCode).toBe(202);
-      await sleep(500);
+      await t.whenIdle();
       expect(receiver.on(p)).toEqual([]);
       const queued = await recentDeliveries(t, key, hook.id);
       expect(queued.map((d) => [d.event_type, d.status])).toEqual([['ping', 'pending']]);

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/database.js';
-import { sleep, waitUntil } from '../support/wait.js';
+import { waitUntil } from '../support/wait.js';
 import { buildWebhookApp, recentDeliveries, type WebhookApp } from '../support/webhook-app.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { ManualClock } from './task-fixtures.js';
@@ -75,8 +75,8 @@ describe.each(DIALECTS)('webhook leases of deliveries waiting for a slot ($diale
         const done = rows.filter((d) => hanging.includes(d.id as string) && d.status === 'delivered');
         return done.length === 2 ? done : undefined;
       });
-      // Give this dispatcher every chance to (wrongly) start the delivery it had waiting.
-      await sleep(500);
+      // This dispatcher has finished with the delivery it had waiting (and must not have sent it).
+      await t.whenIdle();
       expect(sent(waiting)).toBe(0);
       const row = await t.db.database.kysely
         .selectFrom('webhook_deliveries')
@@ -105,7 +105,7 @@ describe.each(DIALECTS)('webhook leases of deliveries waiting for a slot ($diale
         return rows.every((d) => d.status === 'delivered') && rows.length === 3 ? rows : undefined;
       });
       expect(delivered.map((d) => d.attempts)).toEqual([1, 1, 1]);
-      await sleep(300);
+      await t.whenIdle();
       expect([...hanging, waiting].map(sent)).toEqual([1, 1, 1]);
     });
 

@@ -9,6 +9,7 @@ import type { Services } from '../../src/services.js';
 import type { Dispatcher } from '../../src/webhooks/dispatcher-thread.js';
 import { WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
+import { useFixture } from './dialects.js';
 import { testConfig, testRuntime } from './runtime.js';
 
 export interface WebhookAppOptions {
@@ -34,6 +35,12 @@ export interface WebhookApp {
   services: Services;
   db: TestDatabase;
   dispatcher: Dispatcher;
+  /**
+   * Resolves once the app's dispatcher and every dispatcher made by newDispatcher are idle: nothing in
+   * flight or waiting, every result written, nothing due at the clock's time. What a test awaits before
+   * checking that nothing more was sent (instead of sleeping).
+   */
+  whenIdle(): Promise<void>;
   /** A second dispatcher on the same database, as another instance would run. */
   newDispatcher(overrides?: Partial<WebhookAppOptions>): WebhookDispatcher;
   createKey(access: 'all' | Record<string, Permission>): Promise<{ id: string; key: string }>;
@@ -118,6 +125,9 @@ export async function buildWebhookApp(
     db,
     dispatcher,
     newDispatcher: makeDispatcher,
+    async whenIdle() {
+      await Promise.all([dispatcher, ...dispatchers].map((d) => d.whenIdle()));
+    },
     async createKey(access) {
       let grants =
         access === 'all'
@@ -152,6 +162,15 @@ export async function buildWebhookApp(
       await db.drop();
     },
   };
+}
+
+/** The webhook app of `dialect` for the enclosing describe, closed afterwards. */
+export function useWebhookApp(dialect: Dialect, options: WebhookAppOptions = {}): WebhookApp {
+  return useFixture(
+    `the ${dialect} webhook app`,
+    () => buildWebhookApp(dialect, options),
+    (t) => t.close(),
+  );
 }
 
 /** The webhook detail's `recent_deliveries`, newest first, as `key` sees them. */

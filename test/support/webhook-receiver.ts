@@ -1,5 +1,6 @@
 import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { useFixture } from './dialects.js';
 
 export interface ReceivedRequest {
   method: string;
@@ -156,4 +157,13 @@ export class WebhookReceiver {
       else answer();
     });
   }
+}
+
+/** A receiver for the enclosing describe, closed afterwards. */
+export function useReceiver(): WebhookReceiver {
+  return useFixture(
+    'the webhook receiver',
+    () => WebhookReceiver.start(),
+    (receiver) => receiver.close(),
+  );
 }
