@@ -28,6 +28,16 @@ describe.skipIf(TEST_DATABASE_URL === null)(
       await db?.drop();
     });
 
+    /** Sends `marker` once everything before it is sent, and waits until it is heard. */
+    async function heardAfterAll(marker: string): Promise<void> {
+      const notifier = db.database.pgNotifier;
+      if (!notifier) throw new Error('PostgreSQL expected');
+      await notifier.flushed();
+      notifier.notify(CHANNEL, marker);
+      await notifier.flushed();
+      await waitUntil(`the notification ${marker}`, async () => (heard.includes(marker) ? true : undefined));
+    }
+
     const boardNames = async () =>
       (await db.database.kysely.selectFrom('boards').select('name').orderBy('name').execute()).map(
         (r) => r.name,
@@ -68,8 +78,9 @@ describe.skipIf(TEST_DATABASE_URL === null)(
       expect(rows).toEqual([]);
       // The connection went back to the pool outside any transaction: the next one works.
       await inTransaction(db.database, async (tx) => tx.atCommit(board('brd_f')));
-      await db.database.pgNotifier?.flushed();
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Notifications arrive in the order they are sent: once a later one is heard, the rolled-back
+      // transaction's would have been too.
+      await heardAfterAll('after the rollback');
       expect(heard).not.toContain('rolled back');
       expect(await boardNames()).toEqual(['brd_a', 'brd_b', 'brd_c', 'brd_f']);
     });
@@ -83,9 +94,8 @@ describe.skipIf(TEST_DATABASE_URL === null)(
       notifier.notify(CHANNEL, 'two');
       notifier.notify(CHANNEL, 'three');
       await notifier.flushed();
-      await waitUntil('three notifications', async () => (heard.length >= 3 ? true : undefined));
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(heard).toEqual(['one', 'two', 'three']);
+      await heardAfterAll('four');
+      expect(heard).toEqual(['one', 'two', 'three', 'four']);
     });
   },
 );

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { expect, it } from 'vitest';
 import { describeEachDialect, useTestApp } from '../support/dialects.js';
+import { waitUntil } from '../support/wait.js';
 import { createBoard, createTasks, laneTitles, type TaskData } from './task-fixtures.js';
 
 /*
@@ -18,9 +19,9 @@ async function blockedBy(holder: pg.Client): Promise<number> {
 }
 
 async function waitForBlocked(holder: pg.Client, count: number): Promise<void> {
-  for (let i = 0; i < 250 && (await blockedBy(holder)) < count; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await waitUntil(`${count} sessions waiting for the lock`, async () =>
+    (await blockedBy(holder)) >= count ? true : undefined,
+  );
   expect(await blockedBy(holder)).toBe(count);
 }
 
