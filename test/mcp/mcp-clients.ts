@@ -26,6 +26,17 @@ export interface McpSession {
   close(): Promise<void>;
 }
 
+let built = false;
+/**
+ * dist/ is checked once per test file: checking at every session rebuilt everything (the web bundle
+ * too) whenever any source file had changed meanwhile, which took most of a stdio test's time.
+ */
+function ensureBuiltOnce(): void {
+  if (built) return;
+  ensureBuilt();
+  built = true;
+}
+
 /**
  * The SDK's own Client, connected as an agent would be: to `POST /mcp` with a Bearer key, or to
  * `laneboard mcp` (the built CLI) on stdio with LANEBOARD_URL and LANEBOARD_API_KEY.
@@ -39,7 +50,7 @@ export async function connect(kind: TransportKind, baseUrl: string, key: string)
       }),
     );
   } else {
-    ensureBuilt();
+    ensureBuiltOnce();
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,

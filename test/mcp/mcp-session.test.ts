@@ -1,9 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../support/built-server.js';
 import { DIALECTS } from '../support/database.js';
 import { buildWebhookApp, type WebhookApp } from '../support/webhook-app.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
-import { connect, listen, type McpSession, TRANSPORTS } from './mcp-clients.js';
+import { connect, listen, type McpSession, TRANSPORTS, type TransportKind } from './mcp-clients.js';
 
 // The stdio transport runs the built CLI; building can take a while on a busy machine.
 beforeAll(() => ensureBuilt(), 180_000);
@@ -20,6 +20,20 @@ describe.each(DIALECTS)('MCP agent session ($dialect)', ({ dialect, skip }) => {
   let receiver: WebhookReceiver;
   let baseUrl: string;
 
+  // One session per transport, as an agent keeps one (a stdio session is a process of its own); each
+  // test works on a board of its own.
+  const agents = new Map<TransportKind, Promise<{ key: string; session: McpSession }>>();
+  function agent(transport: TransportKind) {
+    let started = agents.get(transport);
+    if (!started) {
+      started = t
+        .createKey({})
+        .then(async ({ key }) => ({ key, session: await connect(transport, baseUrl, key) }));
+      agents.set(transport, started);
+    }
+    return started;
+  }
+
   beforeAll(async () => {
     if (skip) return;
     receiver = await WebhookReceiver.start();
@@ -27,13 +41,14 @@ describe.each(DIALECTS)('MCP agent session ($dialect)', ({ dialect, skip }) => {
     baseUrl = await listen(t.app);
   });
   afterAll(async () => {
+    const started = await Promise.allSettled(agents.values());
+    for (const result of started) if (result.status === 'fulfilled') await result.value.session.close();
     await t?.close();
     await receiver?.close();
   });
 
-  /** A board with lanes Todo, Doing, Done, one task in Todo, and a key with edit on it and a webhook. */
-  async function setUp(name: string) {
-    const { key } = await t.createKey({});
+  /** A board of `key`'s with lanes Todo, Doing, Done, one task in Todo, and a webhook. */
+  async function setUp(key: string, name: string) {
     const boardId = await t.createBoard(key, name);
     const lanes: Record<string, string> = {};
     for (const lane of ['Todo', 'Doing', 'Done']) {
@@ -52,14 +67,9 @@ describe.each(DIALECTS)('MCP agent session ($dialect)', ({ dialect, skip }) => {
   }
 
   describe.skipIf(skip).each(TRANSPORTS)('over %s', (transport) => {
-    let session: McpSession;
-    afterEach(async () => {
-      await session?.close();
-    });
-
     it('finds a task by shortId, adds and ticks todos, comments and moves it to Done by lane name', async () => {
-      const fx = await setUp(`session-${transport}`);
-      session = await connect(transport, baseUrl, fx.key);
+      const { key, session } = await agent(transport);
+      const fx = await setUp(key, `session-${transport}`);
 
       const found = await session.call('find_tasks', { query: fx.task.shortId });
       expect(found.isError).toBe(false);
@@ -142,8 +152,8 @@ describe.each(DIALECTS)('MCP agent session ($dialect)', ({ dialect, skip }) => {
     });
 
     it('get_task returns todos, recent comments and watermarks in one call', async () => {
-      const fx = await setUp(`detail-${transport}`);
-      session = await connect(transport, baseUrl, fx.key);
+      const { key, session } = await agent(transport);
+      const fx = await setUp(key, `detail-${transport}`);
       await session.call('add_todos', { task: fx.task.shortId, todos: [{ text: 'One' }] });
       for (const body of ['first', 'second', 'third']) {
         await session.call('add_comment', { task: fx.task.shortId, body });
@@ -161,8 +171,8 @@ describe.each(DIALECTS)('MCP agent session ($dialect)', ({ dialect, skip }) => {
     });
 
     it('an unknown lane or a bad priority says what to do next', async () => {
-      const fx = await setUp(`errors-${transport}`);
-      session = await connect(transport, baseUrl, fx.key);
+      const { key, session } = await agent(transport);
+      const fx = await setUp(key, `errors-${transport}`);
       const lane = await session.call('move_task', { task: fx.task.shortId, lane: 'Shipped' });
       expect(lane.isError).toBe(true);
       expect(lane.text).toContain('Valid lanes: "Todo", "Doing", "Done"');
