@@ -1,21 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { multipartBody } from '../integration/asset-fixtures.js';
 import { RecordingEvents } from '../integration/recording-events.js';
-import { DIALECTS } from '../support/database.js';
-import { buildUiTestApp, type UiTestApp } from './ui-support.js';
+import { describeEachDialect } from '../support/dialects.js';
+import { useUiTestApp } from './ui-support.js';
 
 /* The board UI's asset and reaction routes under /api/ui: the person is the actor, no webhook fires. */
-describe.each(DIALECTS)('UI assets and reactions ($dialect)', ({ dialect, skip }) => {
-  let t: UiTestApp;
+describeEachDialect('UI assets and reactions', (dialect) => {
   const events = new RecordingEvents();
-  beforeAll(async () => {
-    if (!skip) t = await buildUiTestApp(dialect, { activities: events });
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
 
-  it.skipIf(skip)('uploads, downloads and reacts as the signed-in person', async () => {
+  const t = useUiTestApp(dialect, { activities: events });
+
+  it('uploads, downloads and reacts as the signed-in person', async () => {
     const { browser } = await t.person('member', 'Grace');
     const board = (await browser.request('POST', '/api/ui/boards', { name: 'UI' })).json().data;
     const b = `/api/ui/boards/${board.id}`;

@@ -8,30 +8,21 @@ import type { LiveStreamSettings } from '../../src/http/ui/ui-api.js';
 import type { Clock } from '../../src/lib/time.js';
 import type { Runtime } from '../../src/runtime.js';
 import type { Services } from '../../src/services.js';
+import { ManualClock } from '../support/clock.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { useFixture } from '../support/dialects.js';
 import { testRuntime } from '../support/runtime.js';
 
 export const ORIGIN = 'http://localhost:80';
 export const OPERATOR: Actor = CLI_OPERATOR;
 export const GOOD_PASSWORD = 'correct horse battery';
 
-/** A manually moved clock, so expiry and throttling are tested without sleeping. */
-export class TestClock implements Clock {
-  constructor(public ms = Date.parse('2026-03-01T09:00:00.000Z')) {}
-  now(): number {
-    return this.ms;
-  }
-  advance(ms: number): void {
-    this.ms += ms;
-  }
-}
-
 export interface UiTestApp {
   app: FastifyInstance;
   runtime: Runtime;
   services: Services;
   db: TestDatabase;
-  clock: TestClock;
+  clock: ManualClock;
   /** A browser: keeps the session cookie it is given, sends `Origin` on unsafe methods. */
   browser(): Browser;
   /** Creates a person with the operator's rights and returns a browser signed in as them. */
@@ -52,23 +43,22 @@ export interface Browser {
   ): Promise<LightMyRequestResponse>;
 }
 
+export interface UiTestAppOptions {
+  sessionTtlMs?: number;
+  throttle?: ThrottleLimits;
+  trustProxy?: boolean;
+  activities?: ActivityConsumer;
+  clock?: Clock;
+  liveStreams?: LiveStreamSettings;
+  /** Start the webhook dispatcher (loopback receivers allowed, quick polling). */
+  deliver?: boolean;
+}
+
 let counter = 0;
 
-export async function buildUiTestApp(
-  dialect: Dialect,
-  options: {
-    sessionTtlMs?: number;
-    throttle?: ThrottleLimits;
-    trustProxy?: boolean;
-    activities?: ActivityConsumer;
-    clock?: Clock;
-    liveStreams?: LiveStreamSettings;
-    /** Start the webhook dispatcher (loopback receivers allowed, quick polling). */
-    deliver?: boolean;
-  } = {},
-): Promise<UiTestApp> {
+export async function buildUiTestApp(dialect: Dialect, options: UiTestAppOptions = {}): Promise<UiTestApp> {
   const db = await createTestDatabase(dialect);
-  const clock = new TestClock();
+  const clock = new ManualClock();
   const runtime = await testRuntime(db.database, {
     clock: options.clock ?? clock,
     config: { webhooks: { allowHttp: true, allowPrivate: true } as never },
@@ -142,6 +132,15 @@ export async function buildUiTestApp(
       await db.drop();
     },
   };
+}
+
+/** The UI test app for the enclosing describe: built in beforeAll, closed in afterAll. */
+export function useUiTestApp(dialect: Dialect, options: UiTestAppOptions = {}): UiTestApp {
+  return useFixture(
+    `the ${dialect} UI test app`,
+    () => buildUiTestApp(dialect, options),
+    (t) => t.close(),
+  );
 }
 
 export function expectErrorCode(response: LightMyRequestResponse, status: number, code: string): void {
