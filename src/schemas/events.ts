@@ -63,7 +63,36 @@ const BoardId = Type.String({
   examples: ['brd_4tq8Zk2mWf'],
 });
 
-/** One delivery body: `{id, type, timestamp, data}`. */
+const MemberName = { id: Type.String(), name: Type.String() };
+
+/** Who caused an event: an agent (through any of its keys), or a key (and the person it belongs to). */
+export const WebhookActor = Type.Union(
+  [
+    Type.Object(
+      { type: Type.Literal('agent'), ...MemberName },
+      { description: 'An agent, through one of its API keys: `id` is the agent (`agt_...`).' },
+    ),
+    Type.Object(
+      {
+        type: Type.Literal('key'),
+        ...MemberName,
+        person: Type.Optional(
+          Type.Object(MemberName, { description: 'The person the key belongs to (`usr_...`), if any.' }),
+        ),
+      },
+      { description: "An API key that belongs to no agent: `id` and `name` are the key's." },
+    ),
+  ],
+  {
+    description: "Who made the change. For `ping`, the webhook's own key (its agent when it has one).",
+    examples: [
+      { type: 'agent', id: 'agt_0mf3k2x9aQ7Lw', name: 'Claude runner' },
+      { type: 'key', id: 'key_Vb7Rk1PzQw', name: 'CI', person: { id: 'usr_2kd9', name: 'Ada' } },
+    ],
+  },
+);
+
+/** One delivery body: `{id, type, timestamp, actor, data}`. */
 function payload<K extends DeliveredEventType>(type: K, data: TProperties, description: string) {
   return Type.Object(
     {
@@ -73,6 +102,7 @@ function payload<K extends DeliveredEventType>(type: K, data: TProperties, descr
       }),
       type: Type.Literal(type),
       timestamp: Timestamp,
+      actor: WebhookActor,
       data: Type.Object(data),
     },
     { description },

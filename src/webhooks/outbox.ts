@@ -31,6 +31,8 @@ export class WebhookFanOut implements ActivityConsumer {
       id: newId('evt'),
       type: activity.type,
       timestamp: activity.createdAt,
+      // Who made the change: the agent, or the key (and the person it belongs to).
+      ...(activity.webhookActor ? { actor: activity.webhookActor } : {}),
       data: { board_id: activity.boardId, ...activity.data },
     };
     await queueEvent(tx, payload, activity.boardId, webhookIds, Date.parse(activity.createdAt));

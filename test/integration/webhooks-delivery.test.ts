@@ -84,6 +84,7 @@ describe.each(DIALECTS)('webhook delivery ($dialect)', ({ dialect, skip }) => {
         id: expect.stringMatching(/^evt_/),
         type: 'board.created',
         timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        actor: { type: 'key', id: expect.stringMatching(/^key_/), name: expect.any(String) },
         data: { board_id: board, board: { id: board, name: 'Signed' } },
       });
       expect(await signedBy(request, hook.secret)).toBe(true);

@@ -7,6 +7,10 @@ export interface ActiveKeyAccess {
   allBoards: boolean;
   lastUsedAt: string | null;
   grants: Array<{ board_id: string; permission: Permission }>;
+  /** The agent the key belongs to, with its current name. */
+  agent: { id: string; name: string } | null;
+  /** The person who made the key, with their current name. */
+  person: { id: string; name: string } | null;
 }
 
 export async function insertApiKey(db: Executor, row: ApiKeyRow): Promise<void> {
@@ -17,12 +21,29 @@ export async function findApiKeyById(db: Executor, id: string): Promise<ApiKeyRo
   return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** The active key with this lookup hash and its grants: one query, on every authenticated request. */
+/**
+ * The active key with this lookup hash, its grants, and its agent's and person's names: one query, on
+ * every authenticated request that the key cache does not answer. The cache is told of changes to any
+ * of these tables (db/key-changes.ts; migrations 014 and 015).
+ */
 const activeKeyByHash = precompiled(1, (db, keyHash: string) =>
   db
     .selectFrom('api_keys as k')
     .leftJoin('api_key_grants as g', 'g.api_key_id', 'k.id')
-    .select(['k.id', 'k.name', 'k.all_boards', 'k.last_used_at', 'g.board_id', 'g.permission'])
+    .leftJoin('agents as a', 'a.id', 'k.agent_id')
+    .leftJoin('users as u', 'u.id', 'k.owner_user_id')
+    .select([
+      'k.id',
+      'k.name',
+      'k.all_boards',
+      'k.last_used_at',
+      'g.board_id',
+      'g.permission',
+      'k.agent_id',
+      'a.name as agent_name',
+      'k.owner_user_id',
+      'u.name as person_name',
+    ])
     .where('k.key_hash', '=', keyHash)
     .where('k.revoked_at', 'is', null),
 );
@@ -42,7 +63,15 @@ export async function findActiveKeyByHash(
           ? [{ board_id: r.board_id, permission: r.permission }]
           : [],
       );
-  return { id: first.id, name: first.name, allBoards, lastUsedAt: first.last_used_at, grants };
+  return {
+    id: first.id,
+    name: first.name,
+    allBoards,
+    lastUsedAt: first.last_used_at,
+    grants,
+    agent: first.agent_id !== null ? { id: first.agent_id, name: first.agent_name ?? '' } : null,
+    person: first.owner_user_id !== null ? { id: first.owner_user_id, name: first.person_name ?? '' } : null,
+  };
 }
 
 export async function listApiKeys(db: Executor): Promise<ApiKeyRow[]> {
@@ -113,4 +142,32 @@ export async function activeKeyIdsOfOwner(db: Executor, userId: string): Promise
     .where('revoked_at', 'is', null)
     .execute();
   return rows.map((r) => r.id);
+}
+
+/** A key's name with its agent's and person's names (the actor of a webhook's ping). */
+export async function keyWithMembers(
+  db: Executor,
+  keyId: string,
+): Promise<Pick<ActiveKeyAccess, 'id' | 'name' | 'agent' | 'person'> | undefined> {
+  const row = await db
+    .selectFrom('api_keys as k')
+    .leftJoin('agents as a', 'a.id', 'k.agent_id')
+    .leftJoin('users as u', 'u.id', 'k.owner_user_id')
+    .select([
+      'k.id',
+      'k.name',
+      'k.agent_id',
+      'a.name as agent_name',
+      'k.owner_user_id',
+      'u.name as person_name',
+    ])
+    .where('k.id', '=', keyId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    name: row.name,
+    agent: row.agent_id !== null ? { id: row.agent_id, name: row.agent_name ?? '' } : null,
+    person: row.owner_user_id !== null ? { id: row.owner_user_id, name: row.person_name ?? '' } : null,
+  };
 }

@@ -10,6 +10,8 @@ export interface WebhookEventPayload {
   id: string;
   type: string;
   timestamp: string;
+  /** Who caused the event (`{type: "agent" | "key", id, name, person?}`), as the domain describes it. */
+  actor?: object;
   data: Record<string, unknown>;
 }
 

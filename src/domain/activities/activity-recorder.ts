@@ -1,7 +1,7 @@
 import { type InsertedActivity, writeActivity } from '../../db/repositories/activities.js';
 import type { Tx } from '../../db/transaction.js';
 import { type Clock, isoNow } from '../../lib/time.js';
-import { type Actor, actorId, firesWebhooks } from '../actor.js';
+import { type Actor, attributedActor, firesWebhooks, webhookActor } from '../actor.js';
 import type {
   ActivityConsumer,
   ActivityInput,
@@ -42,8 +42,7 @@ export class DatabaseActivityRecorder implements ActivityRecorder {
 
   async record(tx: Tx, actor: Actor, input: ActivityInput): Promise<RecordedActivity> {
     const createdAt = isoNow(this.clock);
-    const actorIdValue = actorId(actor);
-    const kind = actor.kind;
+    const attributed = attributedActor(actor);
     const taskId = input.taskId ?? null;
     await writeActivity(
       tx,
@@ -51,9 +50,9 @@ export class DatabaseActivityRecorder implements ActivityRecorder {
         board_id: input.boardId,
         task_id: taskId,
         type: input.type,
-        actor_kind: kind,
-        actor_id: actorIdValue,
-        actor_name: actor.name,
+        actor_kind: attributed.kind,
+        actor_id: attributed.id,
+        actor_name: attributed.name,
         origin: actor.origin,
         data: JSON.stringify(input.data),
         created_at: createdAt,
@@ -64,11 +63,12 @@ export class DatabaseActivityRecorder implements ActivityRecorder {
       type: input.type,
       boardId: input.boardId,
       taskId,
-      actor: { kind, id: actorIdValue, name: actor.name },
+      actor: attributed,
       origin: actor.origin,
       data: input.data,
       createdAt,
       firesWebhooks: firesWebhooks(actor),
+      webhookActor: webhookActor(actor),
     };
     for (const consumer of this.recordedBy) await consumer.onRecorded?.(tx, activity);
     return activity;

@@ -1,5 +1,6 @@
 import type { Tx } from '../../db/transaction.js';
 import { WEBHOOK_EVENT_TYPES, WILDCARD_ONLY_EVENT_TYPES } from '../../schemas/events.js';
+import type { WebhookActor } from '../actor.js';
 
 export { WEBHOOK_EVENT_TYPES };
 
@@ -29,7 +30,7 @@ export interface ActivityInput {
 
 export interface ActivityActor {
   kind: 'api_key' | 'user' | 'agent' | 'system';
-  /** The key's or person's id; null for the CLI operator. */
+  /** The agent's, key's or person's id; null for the CLI operator. */
   id: string | null;
   name: string;
 }
@@ -53,6 +54,8 @@ export interface Activity {
 export interface RecordedActivity extends Omit<Activity, 'id'> {
   /** The domain's rule (see `firesWebhooks`): only external-API and MCP changes reach webhooks. */
   firesWebhooks: boolean;
+  /** The payload's `actor` (see `webhookActor`); null exactly when the activity fires no webhooks. */
+  webhookActor: WebhookActor | null;
 }
 
 /** An activity a committed transaction wrote: its id (increasing per database) and its board. */

@@ -36,7 +36,8 @@ export class KeyAuthenticator {
 
   /**
    * The actor for a presented key, or null when it is malformed, unknown or revoked. Answers are cached
-   * until the database reports a possible change to keys or grants (see db/key-changes.ts): a revocation
+   * until the database reports a possible change to keys, grants, agents or people's names (see
+   * db/key-changes.ts): a revocation
    * or grant change made by any instance or process applies to the next request here. A lookup whose
    * stamp moved while it ran is not cached (it may have read the state before the change).
    */
@@ -79,6 +80,8 @@ export class KeyAuthenticator {
         name: found.name,
         allBoards: found.allBoards,
         grants: new Map(found.grants.map((g) => [g.board_id, g.permission])),
+        agent: found.agent,
+        person: found.person,
       },
       lastUsedAt: found.lastUsedAt,
     };

@@ -1,3 +1,4 @@
+import { keyWithMembers } from '../../db/repositories/api-keys.js';
 import {
   findDeliveryOfWebhook,
   insertDeliveries,
@@ -16,7 +17,7 @@ import {
 import type { WebhookRow } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
 import { isoNow } from '../../lib/time.js';
-import type { Actor } from '../actor.js';
+import { type Actor, keyWebhookActor } from '../actor.js';
 import { invalid, notFound } from '../errors.js';
 import type { ServiceDeps } from '../services.js';
 import { inTransaction, type Tx } from '../transaction.js';
@@ -164,12 +165,16 @@ export class WebhookService {
   async pingWebhook(actor: Actor, id: string): Promise<{ delivery_id: string }> {
     const scope = webhookOwnerScope(actor);
     return inTransaction(this.deps.database, async (tx) => {
-      if (!(await findWebhook(tx.db, id, scope))) throw notFound('Webhook');
+      const webhook = await findWebhook(tx.db, id, scope);
+      if (!webhook) throw notFound('Webhook');
+      const key = await keyWithMembers(tx.db, webhook.api_key_id);
       const now = this.deps.clock.now();
       const payload = {
         id: newId('evt'),
         type: 'ping',
         timestamp: new Date(now).toISOString(),
+        // Whoever pressed ping, the webhook's own key is the actor its receiver knows.
+        ...(key ? { actor: keyWebhookActor({ ...key, keyId: key.id }) } : {}),
         data: { board_id: null, webhook_id: id },
       };
       const [deliveryId] = await queueEvent(tx, payload, null, [id], now);
