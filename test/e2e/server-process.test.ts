@@ -10,7 +10,7 @@ import type { Actor } from '../../src/domain/actor.js';
 import { createRuntime } from '../../src/runtime.js';
 import { childEnv, PROJECT_ROOT, runCommand } from '../cli/run-cli.js';
 import { testConfig } from '../support/runtime.js';
-import { sleep } from '../support/wait.js';
+import { waitUntil } from '../support/wait.js';
 
 const MAIN = path.join(PROJECT_ROOT, 'dist/main.js');
 const OPERATOR: Actor = { kind: 'system', origin: 'cli', name: 'CLI' };
@@ -127,12 +127,17 @@ describe('the server process', () => {
       `POST /api/ext/v1/boards HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\n` +
         `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
     );
-    await sleep(200);
+    // A later request answered: the server has read the earlier one's headers (they were sent first).
+    expect((await fetch(`http://127.0.0.1:${server.port}/healthz`)).status).toBe(200);
     server.child.kill('SIGTERM');
-    await sleep(300);
+    // Shutting down (no new connections are accepted any more), yet running: a request is in flight.
+    await waitUntil('the server to refuse new connections', () =>
+      fetch(`http://127.0.0.1:${server!.port}/healthz`, { headers: { connection: 'close' } }).then(
+        () => undefined,
+        () => true,
+      ),
+    );
     expect(server.child.exitCode).toBeNull();
-    // No new connections are accepted any more.
-    await expect(fetch(`http://127.0.0.1:${server.port}/healthz`)).rejects.toThrow();
 
     const answers = readUntil(socket, (received) => (received.match(/HTTP\/1\.1 /g) ?? []).length >= 2);
     // The rest of the body, and a second request pipelined on the same connection.
@@ -145,8 +150,8 @@ describe('the server process', () => {
     expect(statuses).toEqual([201, 200]);
     expect(received).toContain('"name":"Made during shutdown"');
 
-    const code = await Promise.race([server.exited, sleep(10_000).then(() => 'still running')]);
-    expect(code).toBe(0);
+    // Bounded by the test's time-out: the exit code is what matters, not how fast a busy machine gets there.
+    expect(await server.exited).toBe(0);
     expect(server.output()).toContain('shutting down');
     // Keys never reach the log.
     expect(server.output()).not.toContain(key);

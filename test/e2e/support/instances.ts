@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { ensureBuilt, freePort, ROOT } from '../../support/built-server.js';
 import { sleep, waitUntil } from '../../support/wait.js';
@@ -56,7 +57,7 @@ export class Instance {
   }
 
   /** Resolves once GET /healthz answers 200; fails if the process exits first. */
-  async ready(timeoutMs = 30_000): Promise<void> {
+  async ready(timeoutMs = 120_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       if (!this.running) throw new Error(`${this.name} exited (${this.child.exitCode}): ${this.output}`);
@@ -89,11 +90,19 @@ export class Instance {
     return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
   }
 
-  /** Sends `signal` and, unless it only pauses the process, waits for it to exit. */
+  /** Sends `signal` and waits for it to take effect: the process stopped (SIGSTOP) or exited. */
   async signal(signal: NodeJS.Signals): Promise<void> {
     if (!this.running) return;
     this.child.kill(signal);
-    if (signal !== 'SIGSTOP') await this.exited;
+    if (signal !== 'SIGSTOP') {
+      await this.exited;
+      return;
+    }
+    // Stopped: the state in /proc/<pid>/stat (the field after the name) turns to T.
+    const stat = `/proc/${this.child.pid}/stat`;
+    await waitUntil(`${this.name} to be stopped`, async () =>
+      fs.readFileSync(stat, 'utf8').split(') ')[1]?.startsWith('T') ? true : undefined,
+    );
   }
 }
 
