@@ -5,6 +5,7 @@ import {
   launchBrowser,
   newContext,
   PASSWORD,
+  pageOverflow,
   screenshot,
   setUpOwner,
   startUiServer,
@@ -48,11 +49,7 @@ describe('Settings › People on a phone (390 px)', { timeout: 60_000 }, () => {
   it('shows every email in full and never scrolls sideways, even for a long unbreakable name', async () => {
     await page.goto('/settings/people');
     await page.getByRole('listitem', { name: LONG_NAME }).waitFor();
-    const overflow = await page.evaluate(() => {
-      const root = (globalThis as unknown as { document: { documentElement: Element } }).document
-        .documentElement;
-      return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth };
-    });
+    const overflow = await pageOverflow(page);
     expect(overflow.scrollWidth, 'the page scrolls sideways').toBeLessThanOrEqual(overflow.clientWidth);
     for (const person of PEOPLE) {
       const email = page

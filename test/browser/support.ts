@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import axe from 'axe-core';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import {
   ensureBuilt,
@@ -162,4 +162,130 @@ export async function pickUpWithKeyboard(page: Page, announcement: string | RegE
   await page.keyboard.press('Space');
   await page.getByText(announcement).first().waitFor({ state: 'attached' });
   await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
+}
+
+/** The `data.id` of a UI API answer. */
+export function createdId(answer: { body: unknown }): string {
+  return (answer.body as { data: { id: string } }).data.id;
+}
+
+/** A board test's world: a server, a browser, the owner signed in, one board and an API key to it. */
+export interface BoardWorld {
+  server: UiServer;
+  browser: Browser;
+  page: Page;
+  boardId: string;
+  /** An API key on every board, for changes made "elsewhere" (as an agent or a script would). */
+  key: string;
+  /** Calls the external API with the key; `path` starts after /api/ext/v1. */
+  ext(method: string, path: string, body?: unknown): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export async function openBoardWorld(
+  options: { env?: Record<string, string>; boardName?: string } = {},
+): Promise<BoardWorld> {
+  const server = await startUiServer(options.env);
+  const browser = await launchBrowser();
+  const page = await (await newContext(browser, server.baseUrl)).newPage();
+  await setUpOwner(page);
+  const boardId = createdId(await uiApi(page, 'POST', '/boards', { name: options.boardName ?? 'Roadmap' }));
+  const created = await uiApi(page, 'POST', '/keys', { name: 'agent', allBoards: true, grants: [] });
+  const key = (created.body as { data: { key: string } }).data.key;
+  return {
+    server,
+    browser,
+    page,
+    boardId,
+    key,
+    ext: (method, urlPath, body) =>
+      fetch(`${server.baseUrl}/api/ext/v1${urlPath}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${key}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? null : JSON.stringify(body),
+      }),
+    async close() {
+      await browser.close();
+      await server.close();
+    },
+  };
+}
+
+export interface StoredTask {
+  id: string;
+  title: string;
+  laneId: string;
+  position: number | null;
+}
+
+/** What the server holds for a board (read through the UI API, as the page's cookies allow). */
+export function boardState(page: Page, boardId: string) {
+  return {
+    tasks: async () =>
+      ((await uiApi(page, 'GET', `/boards/${boardId}/tasks`)).body as { data: StoredTask[] }).data,
+    lanes: async () =>
+      (
+        (await uiApi(page, 'GET', `/boards/${boardId}`)).body as {
+          data: { lanes: { id: string; name: string }[] };
+        }
+      ).data.lanes,
+    /** A lane's task titles in the server's order. */
+    order: async (laneName: string) => {
+      const lanes = (
+        (await uiApi(page, 'GET', `/boards/${boardId}`)).body as {
+          data: { lanes: { id: string; name: string }[] };
+        }
+      ).data.lanes;
+      const laneId = lanes.find((lane) => lane.name === laneName)?.id;
+      return ((await uiApi(page, 'GET', `/boards/${boardId}/tasks`)).body as { data: StoredTask[] }).data
+        .filter((task) => task.laneId === laneId)
+        .sort((a, b) => (a.position ?? 0) - (b.position ?? 0))
+        .map((task) => task.title);
+    },
+  };
+}
+
+/**
+ * Drags `handle` with the mouse onto `target` (at `at`, relative to the target's top-left corner;
+ * its centre by default), in steps, as a person would: dnd-kit starts a drag only after a move.
+ */
+export async function dragWithMouse(
+  page: Page,
+  handle: Locator,
+  target: Locator,
+  at?: { x: number; y: number },
+): Promise<void> {
+  const from = (await handle.boundingBox())!;
+  const to = (await target.boundingBox())!;
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(from.x + from.width / 2, from.y - 10, { steps: 5 });
+  await page.mouse.move(to.x + (at?.x ?? to.width / 2), to.y + (at?.y ?? to.height / 2), { steps: 15 });
+  await page.mouse.up();
+}
+
+/** How wide the page's content is: wider than the window means the page scrolls sideways. */
+export async function pageOverflow(page: Page): Promise<{ scrollWidth: number; clientWidth: number }> {
+  return page.evaluate(() => {
+    const root = (
+      globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }
+    ).document.documentElement;
+    return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth };
+  });
+}
+
+/** A lane and a task in it, made by the signed-in person. */
+export async function addLaneAndTask(
+  page: Page,
+  boardId: string,
+  names: { lane: string; task: string },
+): Promise<{ laneId: string; taskId: string }> {
+  const laneId = createdId(await uiApi(page, 'POST', `/boards/${boardId}/lanes`, { name: names.lane }));
+  const taskId = createdId(
+    await uiApi(page, 'POST', `/boards/${boardId}/tasks`, { title: names.task, laneId }),
+  );
+  return { laneId, taskId };
 }

@@ -1,0 +1,160 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  addLaneAndTask,
+  type BoardWorld,
+  expectAccessible,
+  openBoardWorld,
+  screenshot,
+  uiApi,
+} from './support.js';
+
+/** A task an agent works on: its page from the board, its Markdown, comments, todos and captured turns. */
+describe('an agent’s task in the browser', { timeout: 60_000 }, () => {
+  let world: BoardWorld;
+  let page: Page;
+  let boardId: string;
+  let taskId: string;
+  let laneId: string;
+
+  const lane = (name: string) => page.getByRole('region', { name });
+  /** The external API on this task, with the agent's key. */
+  const ext = (method: string, path: string, body?: unknown) =>
+    world.ext(method, `/boards/${boardId}/tasks/${taskId}${path}`, body);
+
+  beforeAll(async () => {
+    world = await openBoardWorld();
+    ({ page, boardId } = world);
+    ({ laneId, taskId } = await addLaneAndTask(page, boardId, { lane: 'Todo', task: 'Fix the login bug' }));
+  }, 120_000);
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it('opens a task at its own URL: Markdown sanitised, comments with badges, todos, the agent turns', async () => {
+    await page.goto(`/boards/${boardId}`);
+    expect(
+      (
+        await ext('POST', '/comments', {
+          body: 'Found it: the **cookie** path.',
+          source: 'agent',
+          authorName: 'Claude',
+        })
+      ).status,
+    ).toBe(201);
+    const at = (s: number) => new Date(Date.UTC(2026, 10, 23, 10, 0, s)).toISOString();
+    const turns = [
+      { sourceId: 't1', role: 'user', content: 'Why does sign-in fail on Safari?', capturedAt: at(0) },
+      {
+        sourceId: 't2',
+        role: 'assistant',
+        content: 'Read(src/http/ui/ui-session.ts)',
+        capturedAt: at(5),
+        toolUseOnly: true,
+      },
+      {
+        sourceId: 't3',
+        role: 'assistant',
+        content: 'The cookie is set with the wrong path; fixed.',
+        capturedAt: at(9),
+      },
+    ].map((turn) => ({ source: 'claude', ...turn }));
+    expect((await ext('POST', '/turns', { turns })).status).toBe(201);
+
+    await lane('Todo').getByRole('link', { name: 'Fix the login bug' }).click();
+    await page.waitForURL(`**/boards/${boardId}/tasks/${taskId}`);
+    await page.getByRole('heading', { name: 'Fix the login bug', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page
+      .getByLabel('Description (Markdown)')
+      .fill(
+        'Steps:\n\n1. **Open** Safari\n\n<script>window.pwned = 1</script><img src=x onerror="window.pwned=2">',
+      );
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.locator('strong', { hasText: 'Open' }).waitFor();
+    expect(await page.evaluate(() => (globalThis as unknown as { pwned?: number }).pwned)).toBeUndefined();
+    expect(await page.locator('main script, main img').count()).toBe(0);
+
+    await page.getByLabel('Add a comment').fill('I will look at it.');
+    await page.getByRole('button', { name: 'Comment' }).click();
+    const mine = page.getByRole('listitem', { name: 'Comment by Ada Owner' });
+    await mine.getByText('person').waitFor();
+    await page.getByRole('listitem', { name: 'Comment by Claude' }).getByText('agent').waitFor();
+
+    await page.getByLabel('New todo').fill('Reproduce on Safari');
+    await page.getByLabel('New todo').press('Enter');
+    await page.getByRole('checkbox', { name: 'Reproduce on Safari' }).click();
+    await page.getByText('1/1').waitFor();
+
+    await page.getByText('Why does sign-in fail on Safari?').waitFor();
+    await page.getByText('Tool use', { exact: false }).click();
+    await page.getByText('The cookie is set with the wrong path; fixed.').waitFor();
+    await screenshot(page, 'task');
+    await expectAccessible(page, 'task page');
+    await page.goto(`/boards/${boardId}`);
+    await lane('Todo').waitFor();
+  });
+
+  it('shows an agent’s captured turns (screenshot for the docs)', async () => {
+    // A fresh task, so the picture shows an agent's work and not the other tests' leftovers.
+    taskId = (
+      (
+        await uiApi(page, 'POST', `/boards/${boardId}/tasks`, {
+          title: 'Safari users are signed out on reload',
+          laneId,
+          priority: 3,
+          tags: ['auth', 'safari'],
+          description: 'Reported by two customers. Happens on **Safari 18** only.',
+        })
+      ).body as { data: { id: string } }
+    ).data.id;
+    for (const text of ['Reproduce on Safari', 'Fix the cookie path', 'Add a regression test']) {
+      expect((await ext('POST', '/todos', { text, iteration: 0, source: 'agent' })).status).toBe(201);
+    }
+    expect(
+      (
+        await ext('POST', '/comments', {
+          body: 'Fixed in the session cookie: it is now set with `Path=/`.',
+          source: 'agent',
+          authorName: 'Claude',
+        })
+      ).status,
+    ).toBe(201);
+    const at = (s: number) => new Date(Date.UTC(2026, 10, 23, 10, 0, s)).toISOString();
+    const turns = [
+      { sourceId: 't1', role: 'user', content: 'Why does sign-in fail on Safari?', capturedAt: at(0) },
+      {
+        sourceId: 't2',
+        role: 'assistant',
+        content: 'Read(src/http/ui/ui-session.ts)',
+        capturedAt: at(5),
+        toolUseOnly: true,
+      },
+      {
+        sourceId: 't3',
+        role: 'assistant',
+        content:
+          'The session cookie is set with `Path=/api`, so Safari does not send it to `/`. I changed it to `Path=/` and added a test.',
+        capturedAt: at(9),
+      },
+      {
+        sourceId: 't4',
+        role: 'user',
+        content: 'Great, please also update the changelog.',
+        capturedAt: at(30),
+      },
+      {
+        sourceId: 't5',
+        role: 'assistant',
+        content: 'Done: CHANGELOG.md has an entry under 1.4.1.',
+        capturedAt: at(41),
+      },
+    ].map((turn) => ({ source: 'claude', ...turn }));
+    expect((await ext('POST', '/turns', { turns })).status).toBe(201);
+    await page.goto(`/boards/${boardId}/tasks/${taskId}`);
+    await page.getByText('Why does sign-in fail on Safari?').waitFor();
+    await page.getByText('Done: CHANGELOG.md has an entry under 1.4.1.').waitFor();
+    await screenshot(page, 'task-agent-turns');
+    await expectAccessible(page, 'task page with turns');
+  });
+});
