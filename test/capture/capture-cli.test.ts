@@ -16,12 +16,10 @@ interface Run {
   code: number | null;
   stdout: string;
   stderr: string;
-  ms: number;
 }
 
 /** `laneboard capture claude <args>` as Claude Code runs the hook: JSON on stdin, then stdin closed. */
 function captureCli(args: string[], stdin: string | null, env: Record<string, string>): Promise<Run> {
-  const started = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
@@ -42,12 +40,12 @@ function captureCli(args: string[], stdin: string | null, env: Record<string, st
     });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error('capture did not finish in 15 s'));
-    }, 15_000);
+      reject(new Error(`capture did not finish in 60 s; killed. ${stderr}`));
+    }, 60_000);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr, ms: Date.now() - started });
+      resolve({ code, stdout, stderr });
     });
     // null: stdin left open, as a parent that never closes the pipe would.
     if (stdin !== null) child.stdin.end(stdin);
@@ -138,6 +136,9 @@ describe('laneboard capture claude (the CLI process)', () => {
       LANEBOARD_CAPTURE_TIMEOUT: '500ms',
     });
     expect(run).toMatchObject({ code: 0, stderr: '' });
-    expect(run.ms).toBeLessThan(5_000);
+    // It stopped waiting for stdin at its budget, rather than being stopped by the hard stop after it
+    // (budget + 2 s): timed from inside, so a slow start on a busy machine does not count.
+    expect(log()).toMatch(/stdin is not a Claude Code hook JSON object/);
+    expect(log()).not.toMatch(/did not finish within/);
   });
 });
