@@ -13,7 +13,8 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { openDatabase } from '../dist/db/database.js';
 import { migrateToLatest } from '../dist/db/migrate.js';
-import { claimDueDeliveries, recordAttempts } from '../dist/db/repositories/delivery-leases.js';
+import { recordAttempts } from '../dist/db/repositories/delivery-attempt-results.js';
+import { claimDueDeliveries } from '../dist/db/repositories/delivery-leases.js';
 import { findTask, listTasks } from '../dist/db/repositories/tasks.js';
 import { listTurnsPage } from '../dist/db/repositories/turns.js';
 

@@ -3,7 +3,7 @@ import {
   type AttemptRecord,
   type AttemptResultEntry,
   recordAttempts,
-} from '../db/repositories/delivery-leases.js';
+} from '../db/repositories/delivery-attempt-results.js';
 import type { Executor } from '../db/schema.js';
 
 type PendingRecord = AttemptResultEntry;

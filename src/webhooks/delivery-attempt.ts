@@ -1,4 +1,5 @@
-import type { AttemptRecord, DeliveryJob } from '../db/repositories/delivery-leases.js';
+import type { AttemptRecord } from '../db/repositories/delivery-attempt-results.js';
+import type { DeliveryJob } from '../db/repositories/delivery-leases.js';
 import type { HostResolver } from '../lib/net/url-guard.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import type { Clock } from '../lib/time.js';

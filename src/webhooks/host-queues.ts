@@ -34,6 +34,22 @@ export class HostQueues<J extends QueuedJob> {
     this.lowWater = Math.floor(maxWaiting / 2);
   }
 
+  /**
+   * The queues of a process with `maxConcurrency` slots. One host's waiting line takes at most half of
+   * the process's deliveries (less its attempts in flight), so the other hosts can always be claimed for,
+   * and at most `rounds` of its per-host limit. At least one delivery waits, so a busy host's next attempt
+   * needs no claim of its own; a floor of a whole round let one slow host hold every slot when the
+   * process has few (6 slots, 3 per host: 3 in flight and 3 waiting).
+   */
+  static forProcess<J extends QueuedJob>(
+    maxConcurrency: number,
+    perHost: number,
+    rounds: number,
+  ): HostQueues<J> {
+    const maxWaiting = Math.max(1, Math.min(rounds * perHost, Math.floor(maxConcurrency / 2) - perHost));
+    return new HostQueues<J>(perHost, maxWaiting);
+  }
+
   /** Deliveries claimed and not yet finished, counting those waiting for a slot. */
   get held(): number {
     return this.inFlightTotal + this.waitingTotal;

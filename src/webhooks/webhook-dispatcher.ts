@@ -1,44 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import type { Database } from '../db/database.js';
 import {
   claimDueDeliveries,
   type DeliveryJob,
   loadDeliveryJobs,
-  releaseLeases,
+  releaseHeldLeases,
   renewLease,
 } from '../db/repositories/delivery-leases.js';
 import { loggableError } from '../lib/loggable-error.js';
-import type { HostResolver } from '../lib/net/url-guard.js';
-import type { SecretBox } from '../lib/secret-box.js';
 import { type Clock, systemClock } from '../lib/time.js';
 import { AttemptWriter } from './attempt-writer.js';
 import { DeliveryAttempts } from './delivery-attempt.js';
 import { DeliveryWakeUps } from './delivery-wake-ups.js';
+import type { DispatcherLog, DispatcherOptions } from './dispatcher-options.js';
 import { ExcludingClaimPacer } from './excluding-claim-pacer.js';
 import { HostQueues } from './host-queues.js';
 
-export interface DispatcherLog {
-  warn(detail: object, message: string): void;
-  error(detail: object, message: string): void;
-}
-
-export interface DispatcherOptions {
-  database: Database;
-  secrets: SecretBox;
-  timeoutMs: number;
-  retryDelaysMs: readonly number[];
-  allowPrivate: boolean;
-  clock?: Clock;
-  log?: DispatcherLog;
-  /** Replaces DNS at connect time (tests). */
-  resolve?: HostResolver;
-  /** Safety net for lost wake-ups and for retries coming due. Default 1 s. */
-  pollIntervalMs?: number;
-  /** Deliveries held by this process: in flight, or claimed and waiting for their host's slot. Default 512. */
-  maxConcurrency?: number;
-  /** Attempts in flight to one receiver host. Default 16. */
-  perHostConcurrency?: number;
-}
+export type { DispatcherLog, DispatcherOptions } from './dispatcher-options.js';
 
 const CLAIM_BATCH = 128;
 /** A finished attempt triggers a claim only once this many slots are free (claims are per batch, not per attempt). */
@@ -97,15 +74,7 @@ export class WebhookDispatcher {
     this.pacer = new ExcludingClaimPacer(this.clock, () => this.wake());
     this.maxConcurrency = options.maxConcurrency ?? 512;
     const perHost = options.perHostConcurrency ?? 16;
-    // One host's waiting line takes at most half of the process's deliveries (less its attempts in
-    // flight), so the other hosts can always be claimed for. At least one delivery waits, so a busy
-    // host's next attempt needs no claim of its own; a floor of a whole round let one slow host hold every
-    // slot when the process has few (6 slots, 3 per host: 3 in flight and 3 waiting).
-    const maxWaiting = Math.max(
-      1,
-      Math.min(WAITING_ROUNDS * perHost, Math.floor(this.maxConcurrency / 2) - perHost),
-    );
-    this.hosts = new HostQueues<HeldJob>(perHost, maxWaiting);
+    this.hosts = HostQueues.forProcess<HeldJob>(this.maxConcurrency, perHost, WAITING_ROUNDS);
     // A claimed delivery usually waits at most one round of its host's attempts, then takes one attempt,
     // each bounded by the time-out; the rest of the lease covers recording the result. One that waited
     // longer has its lease renewed before its attempt starts (see begin).
@@ -303,14 +272,10 @@ export class WebhookDispatcher {
   }
 
   private async giveBack(jobs: Array<{ id: string; leaseOwner: string }>): Promise<void> {
-    const byOwner = new Map<string, string[]>();
-    for (const job of jobs) byOwner.set(job.leaseOwner, [...(byOwner.get(job.leaseOwner) ?? []), job.id]);
-    for (const [leaseOwner, ids] of byOwner) {
-      await releaseLeases(this.options.database.kysely, ids, leaseOwner).catch((error: unknown) =>
-        // Not released: they are due again when the lease runs out.
-        this.log.warn({ err: loggableError(error) }, 'webhook leases could not be released'),
-      );
-    }
+    await releaseHeldLeases(this.options.database.kysely, jobs).catch((error: unknown) =>
+      // Not released: they are due again when the lease runs out.
+      this.log.warn({ err: loggableError(error) }, 'webhook leases could not be released'),
+    );
   }
 }
 
