@@ -65,10 +65,7 @@ export function useDeleteBoard(boardId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => api.delete(`/boards/${boardId}`),
-    onSuccess: () => {
-      queryClient.removeQueries({ queryKey: boardKeys.board(boardId) });
-      return queryClient.invalidateQueries({ queryKey: boardKeys.list() });
-    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: boardKeys.list() }),
   });
 }
 
