@@ -155,4 +155,24 @@ describe('board changes in the browser', { timeout: 60_000 }, () => {
     expect(await order('Todo')).toEqual(['First title', 'Second title']);
     expect((await tasks()).filter((task) => task.title.endsWith(' title'))).toHaveLength(2);
   });
+
+  it('renames and deletes the board: the name comes back on the live stream, the list forgets it', async () => {
+    await page.goto(`/boards/${boardId}`);
+    await page.getByRole('heading', { name: 'Roadmap', level: 1 }).waitFor();
+    const reads: string[] = [];
+    const onRequest = (request: { url(): string }) => {
+      if (request.url().includes(`/boards/${boardId}/view`)) reads.push(request.url());
+    };
+    page.on('request', onRequest);
+    await page.getByRole('button', { name: 'Rename', exact: true }).click();
+    await page.getByRole('dialog').getByLabel('Name').fill('Roadmap 2027');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name: 'Roadmap 2027', level: 1 }).waitFor();
+    page.off('request', onRequest);
+    expect(reads).toEqual([]);
+    await page.getByRole('button', { name: 'Delete board' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete board' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.getByText('No boards yet').waitFor();
+  });
 });
