@@ -35,3 +35,29 @@ export const Member = Type.Object({
   type: Type.Union([Type.Literal('person'), Type.Literal('agent')]),
   name: Type.String(),
 });
+
+export const AssigneeParams = Type.Object({
+  boardId: Type.String({ minLength: 1, maxLength: 100, description: 'Board id' }),
+  taskId: Type.String({ minLength: 1, maxLength: 100, description: 'Task id' }),
+  memberId: Type.String({
+    minLength: 1,
+    maxLength: 100,
+    description: 'The person (`usr_...`) or agent (`agt_...`) to assign.',
+  }),
+});
+
+/** A task's assignees after a change. */
+export const TaskAssignees = Type.Object(
+  {
+    id: Type.String({ description: 'The task.' }),
+    assignees: Type.Array(Member, { maxItems: 10 }),
+  },
+  {
+    examples: [
+      {
+        id: 'task_Hq3Zr8TbVw',
+        assignees: [{ id: 'agt_0mf3k2x9aQ7Lw', type: 'agent', name: 'Claude runner' }],
+      },
+    ],
+  },
+);

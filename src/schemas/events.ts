@@ -2,7 +2,10 @@ import { type TProperties, Type } from '@sinclair/typebox';
 import { StringEnum, Timestamp } from './common.js';
 import { Todo } from './todos.js';
 
-/** The 14 event types of the specification: the ones a webhook's `events` list may name. */
+/**
+ * The event types a webhook's `events` list may name: the specification's 14, then the contract's
+ * assignment events.
+ */
 export const WEBHOOK_EVENT_TYPES = [
   'board.created',
   'board.deleted',
@@ -18,6 +21,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'todo.created',
   'todo.updated',
   'todo.deleted',
+  'task.assigned',
+  'task.unassigned',
 ] as const;
 
 /** Delivered only to webhooks whose `events` is `["*"]`; naming them in a list is refused. */
@@ -116,6 +121,14 @@ const AssetSummary = Type.Object({
   contentType: Type.String(),
   size: Type.Integer(),
 });
+const Assignee = Type.Object(
+  {
+    id: Type.String({ description: '`usr_...` for a person, `agt_...` for an agent.' }),
+    type: StringEnum(['person', 'agent']),
+    name: Type.String(),
+  },
+  { description: 'The member assigned or unassigned.' },
+);
 const Reaction = StringEnum(['+1', '-1', 'laugh', 'confused', 'heart', 'hooray', 'rocket', 'eyes']);
 
 /** The body of each event type, keyed by type; the OpenAPI `webhooks` section is built from these. */
@@ -205,6 +218,16 @@ export const EVENT_PAYLOADS = {
     'A todo changed (text, done, iteration, or its order by a reorder).',
   ),
   'todo.deleted': payload('todo.deleted', { ...taskIds, todo_id: Type.String() }, 'A todo was deleted.'),
+  'task.assigned': payload(
+    'task.assigned',
+    { ...taskIds, assignee: Assignee },
+    'A person or agent was assigned to a task (an assignment already in place fires nothing).',
+  ),
+  'task.unassigned': payload(
+    'task.unassigned',
+    { ...taskIds, assignee: Assignee },
+    'A person or agent was unassigned from a task.',
+  ),
   'asset.created': payload(
     'asset.created',
     { ...taskIds, asset: AssetSummary },

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { Member } from './agents.js';
 import { Id, Timestamp } from './common.js';
 import { LIMITS } from './limits.js';
 import { OptionalText, RequiredText } from './text.js';
@@ -31,6 +32,10 @@ const taskSummaryFields = {
   position: Position,
   createdAt: Timestamp,
   updatedAt: Timestamp,
+  assignees: Type.Array(Member, {
+    maxItems: 10,
+    description: 'People and agents assigned, in the order they were assigned (at most 10).',
+  }),
 };
 const taskSummaryExample = {
   id: 'task_Hq3Zr8TbVw',
@@ -43,6 +48,7 @@ const taskSummaryExample = {
   position: 0,
   createdAt: '2026-11-21T10:00:00.000Z',
   updatedAt: '2026-11-21T10:05:12.345Z',
+  assignees: [{ id: 'agt_0mf3k2x9aQ7Lw', type: 'agent', name: 'Claude runner' }],
 };
 export const TaskSummary = Type.Object(taskSummaryFields, { examples: [taskSummaryExample] });
 export const Task = Type.Object(
@@ -87,6 +93,14 @@ export const TaskListQuery = Type.Object({
   includeArchived: Type.Optional(Type.Boolean({ description: '`true` includes archived tasks.' })),
   shortIdPrefix: Type.Optional(
     Type.String({ minLength: 1, maxLength: 100, description: 'Case-insensitive shortId prefix.' }),
+  ),
+  assignee: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description:
+        "Only tasks assigned to this member (`usr_...` or `agt_...`), or `me`: the key's agent, else the key's person (a key of nobody → 400).",
+    }),
   ),
 });
 

@@ -43,6 +43,7 @@ describeEachDialect('tasks', (dialect) => {
         createdAt: new Date(clock.ms).toISOString(),
         updatedAt: new Date(clock.ms).toISOString(),
         lastTurnAt: null,
+        assignees: [],
       });
       const second = await createTask(t, fx, {
         laneId,
@@ -117,6 +118,7 @@ describeEachDialect('tasks', (dialect) => {
       ]);
       expect(Object.keys(items[0] as object).sort()).toEqual([
         'archived',
+        'assignees',
         'createdAt',
         'id',
         'laneId',

@@ -1,4 +1,5 @@
 import type { Static } from '@sinclair/typebox';
+import { assigneesOfBoard, assigneesOfTask, taskIdsAssignedTo } from '../../db/repositories/assignees.js';
 import { boardExists } from '../../db/repositories/boards.js';
 import { findLane } from '../../db/repositories/lanes.js';
 import { shareBoardAndAppendSlot } from '../../db/repositories/task-ranks.js';
@@ -24,6 +25,7 @@ import { DomainError, invalid, notFound } from '../errors.js';
 import type { ServiceDeps } from '../services.js';
 import { LIMITS, normaliseTags, optionalText, requiredText } from '../text-rules.js';
 import type { Tx } from '../transaction.js';
+import { callerMember, TaskAssignees, toAssignee } from './task-assignees.js';
 import { changedFields, checkPriority, normaliseTaskChanges } from './task-changes.js';
 import { inTaskTransaction, lockTaskWithLanes, unknownLane } from './task-locking.js';
 import { appendRank, moveTask } from './task-moves.js';
@@ -47,7 +49,12 @@ export type TaskMove = Static<typeof MoveTaskBody>;
 const SHORT_ID_ATTEMPTS = 8;
 
 export class TaskService {
-  constructor(private readonly deps: ServiceDeps) {}
+  /** Assigning and unassigning people and agents (task-assignees.ts). */
+  readonly assignees: TaskAssignees;
+
+  constructor(private readonly deps: ServiceDeps) {
+    this.assignees = new TaskAssignees(deps);
+  }
 
   /** Tasks in board order (lane position, then task position); archived ones only when asked for. */
   async listTasks(actor: Actor, boardId: string, query: TaskListQuery = {}): Promise<TaskSummary[]> {
@@ -63,12 +70,18 @@ export class TaskService {
       shortIdPrefix: query.shortIdPrefix?.toLowerCase(),
     });
     if (rows.length === 0 && !(await boardExists(db, boardId))) throw notFound('Board');
-    return rows.map(toTaskSummary);
+    // One query for the assignees of the whole list (and one for the filter), not one per task.
+    const memberId = query.assignee === 'me' ? callerMember(actor, 'assignee').id : query.assignee;
+    const kept = memberId === undefined ? rows : await keepAssignedTo(db, boardId, memberId, rows);
+    const assignees = kept.length === 0 ? new Map() : await assigneesOfBoard(db, boardId);
+    return kept.map((row) => toTaskSummary(row, (assignees.get(row.id) ?? []).map(toAssignee)));
   }
 
   async getTask(actor: Actor, boardId: string, taskId: string): Promise<Task> {
     requireBoardPermission(actor, boardId, 'read');
-    return toTask(await existingTask(this.deps.database.kysely, boardId, taskId));
+    const db = this.deps.database.kysely;
+    const task = await existingTask(db, boardId, taskId);
+    return toTask(task, (await assigneesOfTask(db, taskId)).map(toAssignee));
   }
 
   /** Appends a new task to the lane. */
@@ -215,6 +228,16 @@ export class TaskService {
       });
     });
   }
+}
+
+async function keepAssignedTo<T extends { id: string }>(
+  db: Executor,
+  boardId: string,
+  memberId: string,
+  rows: T[],
+): Promise<T[]> {
+  const assigned = await taskIdsAssignedTo(db, boardId, memberId);
+  return rows.filter((row) => assigned.has(row.id));
 }
 
 async function existingTask(db: Executor, boardId: string, taskId: string): Promise<TaskWithPosition> {

@@ -1,4 +1,5 @@
 import type { TaskListRow, TaskWithPosition } from '../../db/repositories/tasks.js';
+import type { Assignee } from './task-assignees.js';
 
 /** A task as the list shows it. `position` is null while the task is archived. */
 export interface TaskSummary {
@@ -12,6 +13,8 @@ export interface TaskSummary {
   position: number | null;
   createdAt: string;
   updatedAt: string;
+  /** People and agents assigned, in the order they were assigned. */
+  assignees: Assignee[];
 }
 
 /** The whole task: detail and create responses. */
@@ -42,7 +45,7 @@ export function parseTags(json: string): string[] {
   return JSON.parse(json) as string[];
 }
 
-export function toTaskSummary(row: TaskListRow): TaskSummary {
+export function toTaskSummary(row: TaskListRow, assignees: Assignee[] = []): TaskSummary {
   return {
     id: row.id,
     shortId: row.short_id,
@@ -54,9 +57,10 @@ export function toTaskSummary(row: TaskListRow): TaskSummary {
     position: row.archived === 1 ? null : row.position,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    assignees,
   };
 }
 
-export function toTask(row: TaskWithPosition): Task {
-  return { ...toTaskSummary(row), description: row.description, lastTurnAt: row.last_turn_at };
+export function toTask(row: TaskWithPosition, assignees: Assignee[] = []): Task {
+  return { ...toTaskSummary(row, assignees), description: row.description, lastTurnAt: row.last_turn_at };
 }

@@ -14,9 +14,11 @@ import {
   UpdateTaskBody,
 } from '../../schemas/tasks.js';
 import { actorOf } from '../plugins/authentication.js';
+import { assigneeRoutes } from './assignees.js';
 
 export const taskRoutes: FastifyPluginAsyncTypebox<{ tasks: TaskService }> = async (app, { tasks }) => {
   const tags = ['Tasks'];
+  await app.register(assigneeRoutes, { tasks });
 
   app.get(
     '/boards/:boardId/tasks',
@@ -26,7 +28,7 @@ export const taskRoutes: FastifyPluginAsyncTypebox<{ tasks: TaskService }> = asy
         operationId: 'listTasks',
         summary: 'List tasks',
         description:
-          'Tasks in board order: lane position, then task position. Archived tasks only with `includeArchived=true`. Needs `read`.',
+          'Tasks in board order: lane position, then task position, each with its `assignees`. Archived tasks only with `includeArchived=true`; `assignee=ID|me` keeps the tasks assigned to that member. Needs `read`.',
         params: BoardParams,
         querystring: TaskListQuery,
         response: { 200: Data(Type.Array(TaskSummary)), ...READ_ERRORS },
