@@ -5,10 +5,9 @@ import { openDatabase } from '../../src/db/database.js';
 import { insertActivity } from '../../src/db/repositories/activities.js';
 import { RECENT_ACTIVITIES_BATCH } from '../../src/db/repositories/recent-activities.js';
 import { CLI_OPERATOR } from '../../src/domain/actor.js';
+import { API } from '../support/api.js';
 import { createTestDatabase } from '../support/database.js';
 import { describeEachDialect, useTestApp } from '../support/dialects.js';
-
-const API = '/api/ext/v1';
 
 // On SQLite new activities gather in `recent_activities` and move into `activities` in batches
 // (migration 013); readers must see one history either way, on both databases.

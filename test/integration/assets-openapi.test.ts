@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../support/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/dialects.js';
 
 describe('asset and reaction routes in the OpenAPI document', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp('sqlite');
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useTestApp('sqlite');
 
   it('documents the upload body, the download and the reaction paths', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/api/ext/v1/openapi.json' })).json();

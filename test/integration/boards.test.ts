@@ -1,9 +1,9 @@
 import { beforeEach, expect, it } from 'vitest';
 import type { Actor } from '../../src/domain/actor.js';
+import { API } from '../support/api.js';
 import { describeEachDialect, useTestApp } from '../support/dialects.js';
 import { ManualClock, RecordingEvents } from './task-fixtures.js';
 
-const API = '/api/ext/v1';
 const OPERATOR: Actor = { kind: 'system', origin: 'cli', name: 'CLI' };
 
 describeEachDialect('boards', (dialect) => {

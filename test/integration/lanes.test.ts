@@ -1,8 +1,7 @@
 import { beforeAll, beforeEach, expect, it } from 'vitest';
+import { API } from '../support/api.js';
 import { describeEachDialect, useTestApp } from '../support/dialects.js';
 import { ManualClock, RecordingEvents } from './task-fixtures.js';
-
-const API = '/api/ext/v1';
 
 interface LaneBody {
   id: string;

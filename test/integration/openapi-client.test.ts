@@ -6,8 +6,9 @@ import { promisify } from 'node:util';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsPlugin from 'ajv-formats';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../support/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { API } from '../support/api.js';
+import { useTestApp } from '../support/dialects.js';
 
 /*
  * The document as an integrator uses it: (1) types generated from the served document with
@@ -18,7 +19,6 @@ import { buildTestApp, type TestApp } from '../support/test-app.js';
  * checked is the document against the server's answers.
  */
 
-const API = '/api/ext/v1';
 const run = promisify(execFile);
 const TSC = path.resolve('node_modules/typescript/bin/tsc');
 
@@ -62,15 +62,11 @@ interface Doc {
 }
 
 describe('OpenAPI document as integrators use it', () => {
-  let t: TestApp;
   let doc: Doc;
 
+  const t = useTestApp('sqlite');
   beforeAll(async () => {
-    t = await buildTestApp('sqlite');
     doc = (await t.app.inject({ method: 'GET', url: `${API}/openapi.json` })).json();
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   it('generates types that a typed workflow compiles against', async () => {

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { STATUS_BY_CODE } from '../../src/http/error-status.js';
 import { DELIVERED_EVENT_TYPES } from '../../src/schemas/events.js';
-import { buildTestApp, type TestApp } from '../support/test-app.js';
+import { API } from '../support/api.js';
+import { useTestApp } from '../support/dialects.js';
 
 /**
  * The rules integrators' linters and generators care about, applied to the served document on every
@@ -9,7 +10,6 @@ import { buildTestApp, type TestApp } from '../support/test-app.js';
  * recommended rules over it).
  */
 
-const API = '/api/ext/v1';
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
 
 interface Response {
@@ -46,12 +46,11 @@ function hasExamples(schema: unknown): boolean {
 }
 
 describe('OpenAPI document lint', () => {
-  let t: TestApp;
   let doc: Doc;
   let operations: Array<{ name: string; path: string; method: string; op: Operation }>;
 
+  const t = useTestApp('sqlite');
   beforeAll(async () => {
-    t = await buildTestApp('sqlite');
     doc = (await t.app.inject({ method: 'GET', url: `${API}/openapi.json` })).json();
     operations = [];
     for (const [path, item] of Object.entries(doc.paths)) {
@@ -63,9 +62,6 @@ describe('OpenAPI document lint', () => {
     for (const [type, item] of Object.entries(doc.webhooks)) {
       operations.push({ name: `webhook ${type}`, path: type, method: 'post', op: item.post });
     }
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   it('gives every operation a unique operationId, a summary, a description and declared tags', () => {

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../support/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/dialects.js';
 
 const run = promisify(execFile);
 const REDOCLY = path.resolve('node_modules/@redocly/cli/bin/cli.js');
@@ -36,13 +36,7 @@ async function redoclyLint(document: unknown): Promise<LintProblem[]> {
 }
 
 describe('the OpenAPI document under @redocly/cli lint (recommended rules)', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await buildTestApp('sqlite');
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
+  const app = useTestApp('sqlite');
 
   it('has no error and no warning', async () => {
     const response = await app.app.inject({ method: 'GET', url: '/api/ext/v1/openapi.json' });

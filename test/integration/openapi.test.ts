@@ -1,8 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../support/test-app.js';
-
-const API = '/api/ext/v1';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { API } from '../support/api.js';
+import { useTestApp } from '../support/dialects.js';
 
 interface Operation {
   security?: unknown[];
@@ -40,20 +39,16 @@ function registeredRoutes(tree: string): Array<{ method: string; path: string }>
 const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
 describe('OpenAPI document', () => {
-  let t: TestApp;
   let doc: OpenApiDocument;
   let routes: Array<{ method: string; path: string }>;
 
+  const t = useTestApp('sqlite');
   beforeAll(async () => {
-    t = await buildTestApp('sqlite');
     const res = await t.app.inject({ method: 'GET', url: `${API}/openapi.json` });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     doc = res.json();
     routes = registeredRoutes(t.app.printRoutes({ commonPrefix: false }));
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   it('is served without an API key as a valid OpenAPI 3.1 document', async () => {

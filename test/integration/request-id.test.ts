@@ -1,20 +1,14 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { buildTestApp, type TestApp } from '../support/test-app.js';
+import { useTestApp } from '../support/dialects.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe('request ids', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp('sqlite');
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useTestApp('sqlite');
 
   const get = (url: string, headers: Record<string, string> = {}) =>
     t.app.inject({ method: 'GET', url, headers });
@@ -47,13 +41,7 @@ describe('request ids', () => {
 });
 
 describe('request log lines', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp('sqlite');
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useTestApp('sqlite');
 
   /** An app on the test database logging at `level` into the returned lines. */
   async function loggingApp(level: string, extra?: (app: FastifyInstance) => void) {

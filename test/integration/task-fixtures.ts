@@ -1,8 +1,8 @@
-import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
+import { API } from '../support/api.js';
 import type { TestApp } from '../support/test-app.js';
 
-export const API = '/api/ext/v1';
+export { API, expectError } from '../support/api.js';
 
 export { ManualClock } from '../support/clock.js';
 export { RecordingEvents } from './recording-events.js';
@@ -73,11 +73,4 @@ export async function laneTitles(t: TestApp, fx: BoardFixture, laneId: string): 
   const items = res.json().data as TaskData[];
   expect(items.map((task) => task.position)).toEqual(items.map((_, i) => i));
   return items.map((task) => task.title);
-}
-
-export function expectError(res: LightMyRequestResponse, status: number, code: string, mentions?: string) {
-  expect(res.statusCode, res.body).toBe(status);
-  const body = res.json() as { error: { code: string; message: string } };
-  expect(body.error.code).toBe(code);
-  if (mentions !== undefined) expect(body.error.message).toContain(mentions);
 }

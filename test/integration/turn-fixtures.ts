@@ -1,9 +1,9 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { expect } from 'vitest';
 import { newId, newShortId } from '../../src/lib/ids.js';
+import { API } from '../support/api.js';
 import type { TestApp } from '../support/test-app.js';
 
-export const API = '/api/ext/v1';
+export { API, expectError } from '../support/api.js';
 
 export interface TaskFixture {
   boardId: string;
@@ -82,10 +82,4 @@ export function turn(n: number, overrides: Partial<TurnBody> = {}): TurnBody {
 
 export function post(t: TestApp, key: string, url: string, turns: unknown): Promise<LightMyRequestResponse> {
   return t.request(key, 'POST', url, { turns });
-}
-
-/** Asserts the status and error code, and returns the error message. */
-export function expectError(res: LightMyRequestResponse, status: number, code: string): string {
-  expect({ status: res.statusCode, body: res.json() }).toMatchObject({ status, body: { error: { code } } });
-  return res.json().error.message as string;
 }
