@@ -164,6 +164,17 @@ export async function buildWebhookApp(
   };
 }
 
+/**
+ * No dispatcher, the production URL rules and a public address for every name: for tests that look at
+ * what is queued, not at what is sent.
+ */
+export const QUEUE_ONLY: WebhookAppOptions = {
+  startDispatcher: false,
+  allowHttp: false,
+  allowPrivate: false,
+  urlResolve: async () => ['93.184.215.14'],
+};
+
 /** The webhook app of `dialect` for the enclosing describe, closed afterwards. */
 export function useWebhookApp(dialect: Dialect, options: WebhookAppOptions = {}): WebhookApp {
   return useFixture(
