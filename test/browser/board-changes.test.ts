@@ -154,6 +154,16 @@ describe('board changes in the browser', { timeout: 60_000 }, () => {
     await page.unroute(`**/api/ui/boards/${boardId}/tasks`, hold);
     expect(await order('Todo')).toEqual(['First title', 'Second title']);
     expect((await tasks()).filter((task) => task.title.endsWith(' title'))).toHaveLength(2);
+
+    // A refused title comes back into the emptied field, with the server's reason.
+    const tooLong = 'x'.repeat(501);
+    await input.fill(tooLong);
+    await input.press('Enter');
+    await lane('Todo')
+      .getByRole('alert')
+      .getByText(/^title must be at most 500 characters/)
+      .waitFor();
+    expect(await input.inputValue()).toBe(tooLong);
   });
 
   it('renames and deletes the board: the name comes back on the live stream, the list forgets it', async () => {
