@@ -1,12 +1,10 @@
-import os from 'node:os';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/database.js';
 import { insertActivity } from '../../src/db/repositories/activities.js';
 import { RECENT_ACTIVITIES_BATCH } from '../../src/db/repositories/recent-activities.js';
 import { CLI_OPERATOR } from '../../src/domain/actor.js';
 import { API } from '../support/api.js';
-import { createTestDatabase } from '../support/database.js';
+import { createTestDatabase, openSecondConnection } from '../support/database.js';
 import { describeEachDialect, useTestApp } from '../support/dialects.js';
 
 // On SQLite new activities gather in `recent_activities` and move into `activities` in batches
@@ -89,11 +87,7 @@ describeEachDialect('activity history across recent batches', (dialect) => {
 describe('activity ids with two connections on one SQLite file', () => {
   it('stay unique and increasing when two connections insert in turn, across batch moves', async () => {
     const first = await createTestDatabase('sqlite');
-    const second = openDatabase({
-      databaseUrl: null,
-      dataDir: os.tmpdir(),
-      sqliteFile: first.sqliteFile as string,
-    });
+    const second = openSecondConnection(first);
     try {
       const ids: number[] = [];
       for (let i = 0; i < RECENT_ACTIVITIES_BATCH + 40; i++) {

@@ -1,21 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/database.js';
+import type { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { insertActivity } from '../../src/db/repositories/activities.js';
+import { createTestDatabase } from '../support/database.js';
 
 const NOW = '2026-11-23T10:00:00.000Z';
-
-function freshSqlite() {
-  const file = path.join(
-    os.tmpdir(),
-    `laneboard-rowids-${process.pid}-${randomBytes(6).toString('hex')}.sqlite`,
-  );
-  return openDatabase({ databaseUrl: null, dataDir: os.tmpdir(), sqliteFile: file });
-}
 
 const activity = (boardId: string) => ({
   board_id: boardId,
@@ -49,7 +39,7 @@ async function createsSequence(database: ReturnType<typeof openDatabase>): Promi
 // SQLite only: PostgreSQL's bigserial is unchanged by this migration.
 describe('migration 010-activity-rowids (sqlite)', () => {
   it('rebuilds activities without AUTOINCREMENT, keeping rows and ids; new ids follow the last', async () => {
-    const database = freshSqlite();
+    const { database, drop } = await createTestDatabase('sqlite', { migrate: false });
     try {
       await migrateToLatest(database, '009-activity-insert-cost');
       const ids = [];
@@ -67,12 +57,12 @@ describe('migration 010-activity-rowids (sqlite)', () => {
         where type = 'index' and tbl_name = 'activities' order by name`.execute(database.kysely);
       expect(indexes.rows.map((r) => r.name)).toEqual(['activities_board_idx', 'activities_task_idx']);
     } finally {
-      await database.close();
+      await drop();
     }
   });
 
   it('leaves AUTOINCREMENT on a database whose activities were all pruned, so no id is handed out twice', async () => {
-    const database = freshSqlite();
+    const { database, drop } = await createTestDatabase('sqlite', { migrate: false });
     try {
       await migrateToLatest(database, '009-activity-insert-cost');
       const last = await insertOld(database, 'brd_a');
@@ -81,7 +71,7 @@ describe('migration 010-activity-rowids (sqlite)', () => {
       expect(await createsSequence(database)).toBe(true);
       expect(await insertActivity(database.kysely, activity('brd_a'))).toBe(last + 1);
     } finally {
-      await database.close();
+      await drop();
     }
   });
 });

@@ -22,13 +22,19 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, migrated database: a new SQLite file, or a new schema on the PostgreSQL test server. */
-export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase> {
+/**
+ * A fresh database: a new SQLite file, or a new schema on the PostgreSQL test server; migrated to the
+ * latest schema unless `migrate` is false (migration tests apply their own steps).
+ */
+export async function createTestDatabase(
+  dialect: Dialect,
+  { migrate = true }: { migrate?: boolean } = {},
+): Promise<TestDatabase> {
   const suffix = randomBytes(6).toString('hex');
   if (dialect === 'sqlite') {
     const file = path.join(os.tmpdir(), `laneboard-test-${process.pid}-${suffix}.sqlite`);
     const database = openDatabase({ databaseUrl: null, dataDir: os.tmpdir(), sqliteFile: file });
-    await migrateToLatest(database);
+    if (migrate) await migrateToLatest(database);
     return { database, databaseUrl: null, sqliteFile: file, drop: () => database.close() };
   }
   if (!TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is not set');
@@ -41,7 +47,7 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
   url.searchParams.set('options', `-c search_path=${schema}`);
   const databaseUrl = url.toString();
   const database = openDatabase({ databaseUrl, dataDir: os.tmpdir(), poolSize: 5 });
-  await migrateToLatest(database);
+  if (migrate) await migrateToLatest(database);
   return {
     database,
     databaseUrl,
