@@ -61,6 +61,7 @@ export class ThreadedDispatcher implements Dispatcher {
   private worker: Worker | null = null;
   private running = false;
   private restartTimer: NodeJS.Timeout | null = null;
+  private lookup: Promise<void> = Promise.resolve();
   /** whenIdle() calls the thread has not answered yet, by id. */
   private readonly idleWaits = new Map<number, () => void>();
   private idleSeq = 0;
@@ -71,6 +72,11 @@ export class ThreadedDispatcher implements Dispatcher {
     /** Whether any webhook is active: if so the thread starts at once. */
     private readonly anyActiveWebhook: () => Promise<boolean>,
   ) {}
+
+  /** Resolves once start() has looked for an active webhook (and started the thread if it found one). */
+  get started(): Promise<void> {
+    return this.lookup;
+  }
 
   /** Whether the thread is running (or being started). */
   get hasThread(): boolean {
@@ -84,7 +90,7 @@ export class ThreadedDispatcher implements Dispatcher {
     // it now: started by the first event instead, it spent its start-up (loading its modules, opening
     // its connection) while that event and the next ones waited. Otherwise it starts when a webhook is
     // created (prepare) or deliveries are queued (a resumed webhook's, a redelivery).
-    this.anyActiveWebhook().then(
+    this.lookup = this.anyActiveWebhook().then(
       (active) => {
         if (active) this.spawnIfIdle();
       },

@@ -8,6 +8,7 @@ import { CLI_OPERATOR } from '../../src/domain/actor.js';
 import type { Runtime } from '../../src/runtime.js';
 import type { ThreadedDispatcher } from '../../src/webhooks/dispatcher-thread.js';
 import { ensureBuilt } from '../support/built-server.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 // The built server's modules: the dispatcher's thread runs dist/webhooks/dispatcher-worker.js.
 const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
@@ -42,9 +43,6 @@ describe('the webhook dispatcher thread of a SQLite server', () => {
     return { runtime, thread: runtime.dispatcher as ThreadedDispatcher };
   }
 
-  /** Long enough for start()'s look at the webhooks to have answered. */
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
-
   function freshDataDir(): string {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-thread-'));
     dataDirs.push(dataDir);
@@ -67,7 +65,7 @@ describe('the webhook dispatcher thread of a SQLite server', () => {
   it('starts only once a webhook exists: when one is created, and with the server from then on', async () => {
     const dataDir = freshDataDir();
     const first = await startServerRuntime(dataDir);
-    await settle();
+    await first.thread.started;
     expect(first.thread.hasThread).toBe(false);
 
     const apiKeyId = await createKey(first.runtime);
@@ -81,7 +79,7 @@ describe('the webhook dispatcher thread of a SQLite server', () => {
     expect(first.thread.hasThread).toBe(false);
 
     const second = await startServerRuntime(dataDir);
-    await settle();
+    await second.thread.started;
     expect(second.thread.hasThread).toBe(true);
   }, 30_000);
 
@@ -93,10 +91,30 @@ describe('the webhook dispatcher thread of a SQLite server', () => {
     await first.runtime.close();
 
     const second = await startServerRuntime(dataDir);
-    await settle();
+    await second.thread.started;
     expect(second.thread.hasThread).toBe(false);
     // Resuming queues what waited: the thread starts for it.
     await second.runtime.services.webhooks.updateWebhook(CLI_OPERATOR, hook.id, { active: true });
     expect(second.thread.hasThread).toBe(true);
   }, 30_000);
+
+  it('answers whenIdle once the thread has sent and recorded what was queued', async () => {
+    const receiver = await WebhookReceiver.start();
+    try {
+      const { runtime, thread } = await startServerRuntime(freshDataDir());
+      const hook = await createWebhook(runtime, await createKey(runtime), receiver.url('/idle'));
+      for (let i = 0; i < 5; i++) await runtime.services.webhooks.pingWebhook(CLI_OPERATOR, hook.id);
+      await thread.whenIdle();
+      // Every ping sent, and recorded: nothing was left in flight or unwritten when it answered.
+      expect(receiver.deliveries('/idle').size).toBe(5);
+      const statuses = await runtime.database.kysely
+        .selectFrom('webhook_deliveries')
+        .select('status')
+        .where('webhook_id', '=', hook.id)
+        .execute();
+      expect(statuses.map((row) => row.status)).toEqual(Array(5).fill('delivered'));
+    } finally {
+      await receiver.close();
+    }
+  }, 60_000);
 });

@@ -113,7 +113,7 @@ describe.each(DIALECTS)('asset and reaction events ($dialect)', ({ dialect, skip
         },
       ]);
       await receiver.waitFor(1, (r) => r.path === '/listed');
-      await new Promise((r) => setTimeout(r, 300));
+      await t.whenIdle();
       expect(receiver.deliveries('/star').size).toBe(wanted);
       expect(
         [...receiver.deliveries('/listed').values()].map((r) => (JSON.parse(r.body) as Payload).type),

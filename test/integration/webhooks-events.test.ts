@@ -135,7 +135,7 @@ describe.each(DIALECTS)('every event type end to end ($dialect)', ({ dialect, sk
           expect(got, `${path} ${type}`).toEqual(want);
         }
       }
-      await new Promise((r) => setTimeout(r, 300));
+      await t.whenIdle();
       expect(receiver.deliveries('/star').size).toBe(total);
       expect(receiver.deliveries('/listed').size).toBe(total);
     });
@@ -157,7 +157,7 @@ describe.each(DIALECTS)('every event type end to end ($dialect)', ({ dialect, sk
       const res = await t.request(key, 'POST', `${base}/reorder`, { orderedIds: [a, c, b] });
       expect(res.statusCode).toBe(200);
       const requests = await receiver.waitFor(2, (r) => r.path === '/reorder');
-      await new Promise((r) => setTimeout(r, 300));
+      await t.whenIdle();
       expect(receiver.on('/reorder')).toHaveLength(2);
       const moved = requests.map((r) => (JSON.parse(r.body) as Payload).data.todo_id).sort();
       expect(moved).toEqual([b, c].sort());
