@@ -64,6 +64,8 @@ describeEachDialect('board view', (dialect) => {
       contentType: 'text/plain',
       content: await s.assets.stage(bytes()),
     });
+    const claude = await s.agents.createAgent(CLI_OPERATOR, { name: 'Claude' });
+    await s.tasks.assignees.assign(CLI_OPERATOR, board.id, busy.id, claude.id);
     await s.tasks.updateTask(AGENT, board.id, byAgent.id, { priority: 1 });
     // Agent work more than an hour ago does not count.
     await s.comments.createComment(AGENT, board.id, old.id, { body: 'done', authorName: 'Claude' });
@@ -91,6 +93,7 @@ describeEachDialect('board view', (dialect) => {
       todos: { done: 1, total: 3 },
       commentCount: 2,
       assetCount: 1,
+      assignees: [{ id: claude.id, type: 'agent', name: 'Claude' }],
       agentActive: false,
       updatedAt: expect.any(String),
     });
@@ -98,6 +101,7 @@ describeEachDialect('board view', (dialect) => {
       position: 0,
       todos: { done: 0, total: 0 },
       commentCount: 0,
+      assignees: [],
     });
     expect(cards.get('Agent')?.agentActive).toBe(true);
     const latest = await s.activities.listForBoard(PERSON, board.id, { limit: 1 });
@@ -141,7 +145,7 @@ describeEachDialect('board view', (dialect) => {
       agentSince: new Date(clock.now() - 3_600_000).toISOString(),
     });
     expect(rows?.tasks).toHaveLength(4000);
-    expect(counter.count).toBe(8);
+    expect(counter.count).toBe(9);
 
     const timings: number[] = [];
     let view = await t.services.boardView.getView(PERSON, board.id);

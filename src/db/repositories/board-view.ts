@@ -34,6 +34,15 @@ export interface CardRows {
   assets: CountRow[];
   /** Tasks with an activity by an MCP agent since the cut-off. */
   agentTaskIds: string[];
+  /** The cards' assignees, in the order they were assigned. */
+  assignees: CardAssigneeRow[];
+}
+
+export interface CardAssigneeRow {
+  task_id: string;
+  id: string;
+  type: 'person' | 'agent';
+  name: string;
 }
 
 export interface BoardViewRows extends CardRows {
@@ -89,12 +98,12 @@ export async function readBoardView(db: Executor, query: CardQuery): Promise<Boa
 }
 
 /**
- * The cards' rows: tasks, then todo, comment and asset aggregates joined through the board's tasks (so the
+ * The cards' rows: tasks, then todo, comment and asset aggregates, the assignees (one query) joined through the board's tasks (so the
  * per-task indexes serve them), and the tasks an MCP agent changed since the cut-off.
  */
 export async function readCardRows(db: Executor, query: CardQuery): Promise<CardRows> {
   const { boardId, taskIds } = query;
-  if (taskIds?.length === 0) return { tasks: [], todos: [], comments: [], assets: [], agentTaskIds: [] };
+  if (taskIds?.length === 0) return { tasks: [], todos: [], comments: [], assets: [], agentTaskIds: [], assignees: [] };
   let tasks = db
     .selectFrom('tasks')
     .select([
@@ -138,6 +147,13 @@ export async function readCardRows(db: Executor, query: CardQuery): Promise<Card
     where t.board_id = ${boardId} ${archivedFilter} ${taskFilter}
     group by a.task_id`.execute(db);
 
+  const assignees = await sql<CardAssigneeRow>`
+    select ta.task_id, ta.member_id as id, ta.member_type as type, coalesce(u.name, g.name, '') as name
+    from tasks t join task_assignees ta on ta.task_id = t.id
+      left join users u on u.id = ta.member_id left join agents g on g.id = ta.member_id
+    where t.board_id = ${boardId} ${archivedFilter} ${taskFilter}
+    order by ta.task_id, ta.created_at, ta.member_id`.execute(db);
+
   // Activities are in id order, which follows time: the window starts after the newest activity
   // created before it (read back from the newest id through the window), and the board's slice of it
   // is read through (board_id, id).
@@ -154,5 +170,6 @@ export async function readCardRows(db: Executor, query: CardQuery): Promise<Card
     comments: comments.rows,
     assets: assets.rows,
     agentTaskIds: agents.rows.map((row) => row.task_id),
+    assignees: assignees.rows,
   };
 }

@@ -18,6 +18,8 @@ export interface Card {
   todos: { done: number; total: number };
   commentCount: number;
   assetCount: number;
+  /** Who the task is assigned to, in the order they were assigned. */
+  assignees: Array<{ id: string; type: 'person' | 'agent'; name: string }>;
   /** An agent worked on the task in the last hour (turns captured, MCP changes, agent comments or todos). */
   agentActive: boolean;
   updatedAt: string;
@@ -34,6 +36,12 @@ export function toCards(rows: CardRows, since: string): Card[] {
   const comments = byTask(rows.comments);
   const assets = byTask(rows.assets);
   const agentTasks = new Set(rows.agentTaskIds);
+  const assignees = new Map<string, Card['assignees']>();
+  for (const { task_id, id, type, name } of rows.assignees) {
+    const list = assignees.get(task_id);
+    if (list) list.push({ id, type, name });
+    else assignees.set(task_id, [{ id, type, name }]);
+  }
   return rows.tasks.map((row): Card => {
     const todo = todos.get(row.id);
     const comment = comments.get(row.id);
@@ -50,6 +58,7 @@ export function toCards(rows: CardRows, since: string): Card[] {
       todos: { done: Number(todo?.done ?? 0), total: Number(todo?.total ?? 0) },
       commentCount: Number(comment?.total ?? 0),
       assetCount: Number(assets.get(row.id)?.total ?? 0),
+      assignees: assignees.get(row.id) ?? [],
       agentActive: agentTasks.has(row.id) || agentAt.some((at) => at != null && at >= since),
       updatedAt: row.updated_at,
     };
