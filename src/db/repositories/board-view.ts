@@ -103,7 +103,8 @@ export async function readBoardView(db: Executor, query: CardQuery): Promise<Boa
  */
 export async function readCardRows(db: Executor, query: CardQuery): Promise<CardRows> {
   const { boardId, taskIds } = query;
-  if (taskIds?.length === 0) return { tasks: [], todos: [], comments: [], assets: [], agentTaskIds: [], assignees: [] };
+  if (taskIds?.length === 0)
+    return { tasks: [], todos: [], comments: [], assets: [], agentTaskIds: [], assignees: [] };
   let tasks = db
     .selectFrom('tasks')
     .select([
