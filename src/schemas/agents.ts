@@ -61,3 +61,21 @@ export const TaskAssignees = Type.Object(
     ],
   },
 );
+
+export const ClaimNextBody = Type.Object(
+  {
+    laneId: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'The lane to take the next task from.',
+    }),
+    moveToLaneId: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'A lane of this board to append the claimed task to, in the same transaction.',
+      }),
+    ),
+  },
+  { additionalProperties: false, examples: [{ laneId: 'lane_9xQe2LmT', moveToLaneId: 'lane_Vb7Rk1Pz' }] },
+);

@@ -160,3 +160,22 @@ export async function deleteAssignee(db: Executor, taskId: string, memberId: str
     .executeTakeFirst();
   return Number(result.numDeletedRows) === 1;
 }
+
+/**
+ * The first unassigned, non-archived task of the lane by position, for claim-next. On PostgreSQL its row
+ * is locked, skipping rows other claimers hold, so concurrent claimers take different tasks instead of
+ * queueing behind one; takeUnassignedTask still guards the hand-over.
+ */
+export async function lockFirstUnassignedTask(tx: Tx, laneId: string): Promise<string | undefined> {
+  const query = tx.db
+    .selectFrom('tasks')
+    .select('id')
+    .where('lane_id', '=', laneId)
+    .where('archived', '=', 0)
+    .where('assignee_count', '=', 0)
+    .orderBy('rank')
+    .orderBy('id')
+    .limit(1);
+  const row = await (tx.dialect === 'postgres' ? query.forUpdate().skipLocked() : query).executeTakeFirst();
+  return row?.id;
+}

@@ -27,6 +27,7 @@ import { LIMITS, normaliseTags, optionalText, requiredText } from '../text-rules
 import type { Tx } from '../transaction.js';
 import { callerMember, TaskAssignees, toAssignee } from './task-assignees.js';
 import { changedFields, checkPriority, normaliseTaskChanges } from './task-changes.js';
+import { TaskClaims } from './task-claims.js';
 import { inTaskTransaction, lockTaskWithLanes, unknownLane } from './task-locking.js';
 import { appendRank, moveTask } from './task-moves.js';
 import {
@@ -51,9 +52,12 @@ const SHORT_ID_ATTEMPTS = 8;
 export class TaskService {
   /** Assigning and unassigning people and agents (task-assignees.ts). */
   readonly assignees: TaskAssignees;
+  /** Claiming a task, or the next one of a lane (task-claims.ts). */
+  readonly claims: TaskClaims;
 
   constructor(private readonly deps: ServiceDeps) {
     this.assignees = new TaskAssignees(deps);
+    this.claims = new TaskClaims(deps, this.assignees);
   }
 
   /** Tasks in board order (lane position, then task position); archived ones only when asked for. */
