@@ -1,10 +1,7 @@
 import { expect, it } from 'vitest';
 import { listRecentDeliveries } from '../../src/db/repositories/deliveries.js';
-import {
-  claimDueDeliveries,
-  recordAttempt,
-  recordAttempts,
-} from '../../src/db/repositories/delivery-leases.js';
+import { recordAttempts } from '../../src/db/repositories/delivery-attempt-results.js';
+import { claimDueDeliveries } from '../../src/db/repositories/delivery-leases.js';
 import { deliveriesOf, lastDeliveries } from '../../src/db/repositories/settings-console.js';
 import { deleteFinishedDeliveriesBefore } from '../../src/db/repositories/webhook-history.js';
 import { deleteWebhook } from '../../src/db/repositories/webhooks.js';
@@ -120,16 +117,22 @@ describeEachDialect('query plans of the delivery queries', (dialect) => {
     });
     q.expectIndexed(claim, /deliveries_due_idx/);
     const record = await q.plansOf(async (db) => {
-      await recordAttempt(db, 'dlv_000000', 'plan-test', {
-        status: 'delivered',
-        attempts: 1,
-        next_attempt_at: 0,
-        response_status: 204,
-        response_body: null,
-        duration_ms: 1,
-        error: null,
-        last_attempt_at: NOW,
-      });
+      await recordAttempts(db, dialect, [
+        {
+          id: 'dlv_000000',
+          leaseOwner: 'plan-test',
+          record: {
+            status: 'delivered',
+            attempts: 1,
+            next_attempt_at: 0,
+            response_status: 204,
+            response_body: null,
+            duration_ms: 1,
+            error: null,
+            last_attempt_at: NOW,
+          },
+        },
+      ]);
     });
     q.expectIndexed(
       record,
