@@ -86,12 +86,15 @@ describe('OpenAPI document as integrators use it', () => {
       ];
       const result = await run(process.execPath, [TSC, ...args, 'nodenext', 'workflow.ts'], {
         cwd: dir,
+        // A compiler that hangs is killed (and the test fails), never left running.
+        timeout: 240_000,
+        killSignal: 'SIGKILL',
       }).catch((error: { stdout: string }) => ({ stdout: error.stdout, failed: true }));
       expect(result.stdout).toBe('');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 300_000);
 
   it('holds examples that are valid against their own schemas', () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });

@@ -100,7 +100,7 @@ describe('background SQLite checkpoints', () => {
     const before = fs.statSync(file).size;
     write(100);
     await vi.waitFor(() => expect(fs.statSync(file).size).toBeGreaterThan(before + 50 * 1024), {
-      timeout: 5_000,
+      timeout: 60_000,
     });
     await checkpointer.close();
     const after = fs.statSync(file).size;
@@ -140,7 +140,7 @@ describe('background SQLite checkpoints', () => {
       });
     }
     await vi.waitFor(() => expect(fs.statSync(file).size).toBeGreaterThan(5 * 1024 * 1024), {
-      timeout: 10_000,
+      timeout: 60_000,
       interval: 50,
     });
     await database.close();

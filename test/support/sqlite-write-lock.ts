@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { exitOf, trackChild } from './child-processes.js';
 
 /**
  * Another process holds the write lock of the SQLite file (with a row inserted into its `notes` table)
@@ -20,7 +21,11 @@ export async function holdWriteLock(file: string, holdMs: number): Promise<{ exi
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+  trackChild(child);
+  const exited = exitOf(child);
+  const locked = new Promise<'locked'>((resolve) => child.stdout.once('data', () => resolve('locked')));
+  if ((await Promise.race([locked, exited.then(() => 'exited' as const)])) === 'exited') {
+    throw new Error(`the process meant to hold the write lock exited first (${child.exitCode})`);
+  }
   return { exited };
 }
