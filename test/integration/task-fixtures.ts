@@ -16,11 +16,13 @@ export interface BoardFixture {
   url: string;
 }
 
+/** A board with `laneNames` made through the API by `key` (by default a new key with no grants). */
 export async function createBoard(
   t: TestApp,
   laneNames: string[] = ['Todo', 'Doing'],
+  key?: string,
 ): Promise<BoardFixture> {
-  const { key } = await t.createKey({});
+  key ??= (await t.createKey({})).key;
   const board = await t.request(key, 'POST', `${API}/boards`, { name: 'Tasks board' });
   expect(board.statusCode).toBe(201);
   const boardId = board.json().data.id as string;

@@ -2,6 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { newId, newShortId } from '../../src/lib/ids.js';
 import { API } from '../support/api.js';
 import type { TestApp } from '../support/test-app.js';
+import { createBoard } from './task-fixtures.js';
 
 export { API, expectError } from '../support/api.js';
 
@@ -18,10 +19,8 @@ export interface TaskFixture {
  * the turns suites must not depend on the tasks routes.
  */
 export async function createTaskFixture(t: TestApp, key: string): Promise<TaskFixture> {
-  const board = await t.request(key, 'POST', `${API}/boards`, { name: 'Turns board' });
-  const boardId = board.json().data.id as string;
-  const lane = await t.request(key, 'POST', `${API}/boards/${boardId}/lanes`, { name: 'Doing' });
-  const laneId = lane.json().data.id as string;
+  const { boardId, laneIds } = await createBoard(t, ['Doing'], key);
+  const laneId = laneIds[0] as string;
   const taskId = await insertTask(t, boardId, laneId);
   return { boardId, laneId, taskId, turnsUrl: `${API}/boards/${boardId}/tasks/${taskId}/turns` };
 }
