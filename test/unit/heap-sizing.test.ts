@@ -49,7 +49,10 @@ process.stdout.write(String(semiSpaceMb()));
 `;
   const file = path.join(dir, `case-${Math.random().toString(36).slice(2)}.mjs`);
   fs.writeFileSync(file, script);
-  return Number(execFileSync(process.execPath, [file], { cwd: dir }).toString());
+  // A script that hangs is killed (and the test fails), never left running.
+  return Number(
+    execFileSync(process.execPath, [file], { cwd: dir, timeout: 90_000, killSignal: 'SIGKILL' }).toString(),
+  );
 }
 
 describe('heap sizing', () => {
