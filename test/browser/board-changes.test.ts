@@ -96,7 +96,9 @@ describe('board changes in the browser', { timeout: 60_000 }, () => {
     };
     page.on('request', onRequest);
     const moved = page.waitForResponse((response) => response.url().endsWith('/move'));
-    await page.getByRole('button', { name: 'Move to… Write the docs' }).click();
+    // From the keyboard: the focused card's `m` opens "Move to…".
+    await lane('Todo').getByRole('link', { name: 'Write the docs' }).focus();
+    await page.keyboard.press('m');
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Lane').selectOption({ label: 'Doing' });
     await dialog.getByLabel('Position').fill('1');

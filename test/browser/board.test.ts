@@ -89,7 +89,9 @@ describe('the board in the browser', { timeout: 60_000 }, () => {
     await phone.getByRole('region', { name: 'Todo' }).waitFor();
     // The lanes scroll sideways inside their row; the page itself never does.
     expect((await pageOverflow(phone)).scrollWidth).toBe(390);
-    await phone.getByRole('button', { name: 'Move to… Ship it' }).click();
+    // On a touch screen the card's actions button is always shown; "Move to…" is its first item.
+    await phone.getByRole('button', { name: 'Actions for Ship it' }).click();
+    await phone.getByRole('menuitem', { name: /Move to…/ }).click();
     const dialog = phone.getByRole('dialog');
     await dialog.getByLabel('Lane').selectOption({ label: 'Doing' });
     await dialog.getByLabel('Position').fill('1');
@@ -176,10 +178,13 @@ describe('the board in the browser', { timeout: 60_000 }, () => {
     await lane('Todo').getByRole('listitem', { name: 'Fix the login bug' }).waitFor();
     expect(await lane('Todo').getByRole('listitem', { name: 'Write the docs' }).count()).toBe(0);
     await page.getByLabel('Filter tasks').fill('');
-    await page.getByRole('button', { name: 'Archive Write the docs' }).click();
+    await page.getByRole('button', { name: 'Actions for Write the docs' }).click();
+    await page.getByRole('menuitem', { name: /^Archive/ }).click();
     await lane('Todo').getByRole('listitem', { name: 'Write the docs' }).waitFor({ state: 'detached' });
     await page.getByLabel('Show archived').check();
-    await page.getByRole('button', { name: 'Unarchive Write the docs' }).waitFor();
+    await page.getByRole('button', { name: 'Actions for Write the docs' }).click();
+    await page.getByRole('menuitem', { name: /^Unarchive/ }).waitFor();
+    await page.keyboard.press('Escape');
     await page.getByLabel('Show archived').uncheck();
     await screenshot(page, 'board');
   });

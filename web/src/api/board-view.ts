@@ -25,6 +25,8 @@ export type Card = CardPlace &
     commentCount?: number;
     assetCount?: number;
     agentActive?: boolean;
+    /** Who the task is assigned to (the board view and its live cards carry them). */
+    assignees?: Summary['assignees'];
   };
 
 /** The whole board on one snapshot; `activityId` is where its live stream starts. */

@@ -56,6 +56,29 @@ export function useArchiveTask(boardId: string) {
   });
 }
 
+/**
+ * A card's title edited on the board: shown at once in every cached view of the board (no re-read, the
+ * live event confirms it) and put back if the server refuses.
+ */
+export function useRenameCard(boardId: string) {
+  const queryClient = useQueryClient();
+  const retitle = (cardId: string, title: string) =>
+    queryClient.setQueriesData<BoardView>(
+      { queryKey: boardKeys.board(boardId) },
+      (view) =>
+        view && {
+          ...view,
+          tasks: view.tasks.map((task) => (task.id === cardId ? { ...task, title } : task)),
+        },
+    );
+  return useMutation({
+    mutationFn: ({ card, title }: { card: Card; title: string }) =>
+      api.patch<TaskDetail>(taskPath(boardId, card.id), { title }),
+    onMutate: ({ card, title }) => retitle(card.id, title),
+    onError: (_error, { card }) => retitle(card.id, card.title),
+  });
+}
+
 /** The board with the card moved where the server will put it (dense positions), for an optimistic move. */
 export function withMove(data: BoardView, taskId: string, laneId: string, position: number): BoardView {
   const card = data.tasks.find((t) => t.id === taskId);

@@ -1,7 +1,7 @@
 import { ChevronDown, LayoutGrid, LogOut, Settings, User as UserIcon } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { Suspense } from 'react';
-import { NavLink, Outlet, useNavigate } from 'react-router';
+import { NavLink, Outlet, useMatch, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { useSession, useSignOut } from '../api/session';
 import { ROLE_LABELS } from '../lib/format';
@@ -52,6 +52,9 @@ function UserMenu() {
 
 /** The frame of every signed-in page: a skip link, the header and its navigation, the page. */
 export function AppShell() {
+  // A board uses the window's whole width (its lanes); other pages read best in a column.
+  const wide = useMatch('/boards/:boardId') !== null;
+  const width = wide ? 'max-w-none' : 'max-w-6xl';
   return (
     <div className="min-h-screen">
       <a
@@ -61,7 +64,7 @@ export function AppShell() {
         Skip to content
       </a>
       <header className="border-b border-zinc-200 dark:border-zinc-800">
-        <div className="mx-auto flex max-w-6xl items-center gap-2 px-4 py-2">
+        <div className={`mx-auto flex ${width} items-center gap-2 px-4 py-2`}>
           <NavLink to="/" className="mr-2 hidden font-semibold sm:inline">
             Laneboard
           </NavLink>
@@ -76,7 +79,7 @@ export function AppShell() {
           <UserMenu />
         </div>
       </header>
-      <main id="content" tabIndex={-1} className="mx-auto max-w-6xl px-4 py-6 outline-none">
+      <main id="content" tabIndex={-1} className={`mx-auto ${width} px-4 py-4 outline-none`}>
         <Suspense fallback={<Loading />}>
           <Outlet />
         </Suspense>

@@ -4,7 +4,9 @@ import { Bot, CheckSquare, GripVertical, MessageSquare, Paperclip } from 'lucide
 import { memo } from 'react';
 import { useParams } from 'react-router';
 import { type Card, PRIORITY_LABELS } from '../../api/boards';
-import { Button } from '../../components/ui';
+import { CardMenu } from './card-menu';
+import { CardTitleEditor } from './card-title-editor';
+import { tagTone } from './tag-tone';
 
 const PRIORITY_TONES = [
   '',
@@ -14,28 +16,47 @@ const PRIORITY_TONES = [
   'text-red-800 dark:text-red-300',
 ];
 
+export interface CardActions {
+  move: (card: Card) => void;
+  archive: (card: Card) => void;
+  editTitle: (card: Card) => void;
+  saveTitle: (card: Card, title: string | null) => void;
+}
+
+const initials = (name: string) =>
+  name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((part) => part[0]?.toUpperCase())
+    .join('') || '?';
+
 /**
- * One task on the board: what it is, how far along, and whether an agent is on it. Memoised (props are
- * the card and stable callbacks), so a change to one card re-renders that card only.
+ * One task on the board: its title and one line of meta (shortId, priority, tags, counts, assignees,
+ * the agent mark). Its actions are in a menu that shows on hover and focus; the board's keys act on the
+ * focused card (board-keys.ts). Memoised (props are the card and stable callbacks), so a change to one
+ * card re-renders that card only.
  */
 export const TaskCard = memo(function TaskCard({
   card,
-  onMove,
-  onArchive,
+  actions,
+  editing,
   index,
   top,
   measure,
 }: {
   card: Card;
-  onMove: (card: Card) => void;
-  onArchive: (card: Card) => void;
+  actions: CardActions;
+  /** The title is being edited in place (`e`). */
+  editing?: boolean;
   /** In a virtualised lane: where the card sits, and the ref that measures it. */
   index?: number;
   top?: number;
   measure?: (element: HTMLElement | null) => void;
 }) {
   const { boardId = '' } = useParams();
-  const sortable = useSortable({ id: card.id, disabled: card.archived });
+  const sortable = useSortable({ id: card.id, disabled: card.archived || editing });
+  const assignees = card.assignees ?? [];
   return (
     <li
       ref={(element) => {
@@ -43,26 +64,44 @@ export const TaskCard = memo(function TaskCard({
         measure?.(element);
       }}
       data-index={index}
+      data-card-id={card.id}
       style={{
         transform: CSS.Translate.toString(sortable.transform),
         transition: sortable.transition,
         ...(top !== undefined ? { position: 'absolute', insetInline: 0, top } : {}),
       }}
       aria-label={card.title}
-      className={`relative rounded-md border border-zinc-200 bg-white p-2.5 text-sm dark:border-zinc-800 dark:bg-zinc-900 ${card.archived || sortable.isDragging ? 'opacity-70' : ''} ${sortable.isDragging ? 'z-10 shadow-lg' : ''}`}
+      className={`group relative rounded-md border border-zinc-200 bg-white px-2 py-1.5 text-sm focus-within:border-accent-600 dark:border-zinc-800 dark:bg-zinc-900 ${card.archived || sortable.isDragging ? 'opacity-70' : ''} ${sortable.isDragging ? 'z-10 shadow-lg' : ''}`}
     >
-      <div className="flex items-center gap-2 text-xs text-zinc-600 dark:text-zinc-400">
+      <div className="flex items-start gap-1">
         {!card.archived && (
           <button
             type="button"
             {...sortable.attributes}
             {...sortable.listeners}
             aria-label={`Drag ${card.title}`}
-            className="-ml-1 cursor-grab touch-none rounded p-0.5 hover:bg-zinc-100 dark:hover:bg-zinc-800"
+            className="-ml-1 mt-0.5 cursor-grab touch-none rounded p-0.5 text-zinc-500 hover:bg-zinc-100 dark:hover:bg-zinc-800"
           >
             <GripVertical aria-hidden className="size-3.5" />
           </button>
         )}
+        {editing ? (
+          <CardTitleEditor card={card} onDone={(title) => actions.saveTitle(card, title)} />
+        ) : (
+          <p className="min-w-0 flex-1 font-medium leading-snug break-words">
+            {/* A plain link (a board renders hundreds): the board's container routes its clicks (lane-actions.ts). */}
+            <a
+              href={`/boards/${boardId}/tasks/${card.id}`}
+              data-task-link
+              className="rounded-sm hover:underline"
+            >
+              {card.title}
+            </a>
+          </p>
+        )}
+        <CardMenu card={card} actions={actions} />
+      </div>
+      <div className="mt-0.5 flex min-w-0 items-center gap-2 overflow-hidden text-xs whitespace-nowrap text-zinc-600 dark:text-zinc-400">
         <code>{card.shortId}</code>
         {card.priority > 0 && (
           <span className={`font-medium ${PRIORITY_TONES[card.priority]}`}>
@@ -70,71 +109,58 @@ export const TaskCard = memo(function TaskCard({
           </span>
         )}
         {card.archived && <span>Archived</span>}
-        {card.agentActive && (
-          <span
-            className="ml-auto inline-flex items-center gap-1 text-accent-700 dark:text-accent-400"
-            title="An agent worked on it in the last hour"
-          >
-            <Bot aria-hidden className="size-3.5" /> agent
+        {card.tags.map((tag) => (
+          <span key={tag} className="inline-flex min-w-0 items-center gap-1">
+            <span aria-hidden className={`size-2 shrink-0 rounded-full ${tagTone(tag)}`} />
+            <span className="truncate">{tag}</span>
           </span>
-        )}
-      </div>
-      <p className="mt-1 font-medium break-words">
-        {/* A plain link (a board renders hundreds): the board's container routes its clicks (index.tsx). */}
-        <a href={`/boards/${boardId}/tasks/${card.id}`} data-task-link className="hover:underline">
-          {card.title}
-        </a>
-      </p>
-      {card.tags.length > 0 && (
-        <ul className="mt-1.5 flex flex-wrap gap-1" aria-label="Tags">
-          {card.tags.map((tag) => (
-            <li key={tag} className="rounded bg-zinc-100 px-1.5 py-0.5 text-xs dark:bg-zinc-800">
-              {tag}
-            </li>
-          ))}
-        </ul>
-      )}
-      <div className="mt-2 flex items-center gap-3 text-xs text-zinc-600 dark:text-zinc-400">
+        ))}
         {card.todos && card.todos.total > 0 && (
-          <span className="inline-flex items-center gap-1" title="Todos done">
-            <CheckSquare aria-hidden className="size-3.5" />
+          <span className="inline-flex items-center gap-0.5" title="Todos done">
+            <CheckSquare aria-hidden className="size-3" />
             <span className="sr-only">Todos </span>
             {card.todos.done}/{card.todos.total}
           </span>
         )}
         {card.commentCount !== undefined && card.commentCount > 0 && (
-          <span className="inline-flex items-center gap-1">
-            <MessageSquare aria-hidden className="size-3.5" />
+          <span className="inline-flex items-center gap-0.5">
+            <MessageSquare aria-hidden className="size-3" />
             {card.commentCount}
             <span className="sr-only"> comments</span>
           </span>
         )}
         {card.assetCount !== undefined && card.assetCount > 0 && (
-          <span className="inline-flex items-center gap-1">
-            <Paperclip aria-hidden className="size-3.5" />
+          <span className="inline-flex items-center gap-0.5">
+            <Paperclip aria-hidden className="size-3" />
             {card.assetCount}
             <span className="sr-only"> files</span>
           </span>
         )}
-        <span className="ml-auto flex gap-1">
-          {!card.archived && (
-            <Button
-              variant="ghost"
-              className="min-h-7 px-2 py-0.5 text-xs"
-              onClick={() => onMove(card)}
-              aria-label={`Move to… ${card.title}`}
+        <span className="ml-auto flex shrink-0 items-center gap-1">
+          {card.agentActive && (
+            <span
+              className="inline-flex items-center gap-0.5 text-accent-700 dark:text-accent-400"
+              title="An agent worked on it in the last hour"
             >
-              Move to…
-            </Button>
+              <Bot aria-hidden className="size-3.5" /> agent
+            </span>
           )}
-          <Button
-            variant="ghost"
-            className="min-h-7 px-2 py-0.5 text-xs"
-            onClick={() => onArchive(card)}
-            aria-label={`${card.archived ? 'Unarchive' : 'Archive'} ${card.title}`}
-          >
-            {card.archived ? 'Unarchive' : 'Archive'}
-          </Button>
+          {assignees.length > 0 && (
+            <span className="flex -space-x-1" title={assignees.map((a) => a.name).join(', ')}>
+              <span className="sr-only">Assigned to {assignees.map((a) => a.name).join(', ')}</span>
+              {assignees.slice(0, 3).map((assignee) => (
+                <span
+                  key={assignee.id}
+                  aria-hidden
+                  data-assignee={assignee.type}
+                  className={`inline-flex size-5 items-center justify-center rounded-full border border-white text-[10px] font-semibold dark:border-zinc-900 ${assignee.type === 'agent' ? 'bg-indigo-100 text-indigo-800 dark:bg-indigo-950 dark:text-indigo-200' : 'bg-zinc-200 text-zinc-800 dark:bg-zinc-700 dark:text-zinc-100'}`}
+                >
+                  {assignee.type === 'agent' ? <Bot className="size-3" /> : initials(assignee.name)}
+                </span>
+              ))}
+              {assignees.length > 3 && <span aria-hidden>+{assignees.length - 3}</span>}
+            </span>
+          )}
         </span>
       </div>
     </li>

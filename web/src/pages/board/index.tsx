@@ -17,9 +17,11 @@ import { ConfirmDialog } from '../../components/dialog';
 import { Button, ErrorState, errorMessage, FormError, fieldError, Loading } from '../../components/ui';
 import { useBoardEvents } from '../../live/use-board-events';
 import { BoardDnd, type Drop } from './board-dnd';
+import { focusCard, useCardKeys } from './board-keys';
 import { BoardShortcuts } from './board-shortcuts';
-import { useLaneActions, useTaskLinkRouting } from './lane-actions';
+import { UNDO_MS, useLaneActions, useTaskLinkRouting } from './lane-actions';
 import { LaneColumn } from './lane-column';
+import { LaneTabs } from './lane-tabs';
 import { MoveDialog } from './move-dialog';
 import { NameDialog } from './name-dialog';
 import { useRevealedLanes } from './reveal';
@@ -46,13 +48,29 @@ function BoardPage() {
   const [dialog, setDialog] = useState<Dialog>(null);
   const board = useBoardView(boardId, archived);
   useBoardEvents(boardId, board.data?.activityId);
+  const [editing, setEditing] = useState<string | null>(null);
   const move = useMoveTask(boardId, archived);
-  const moveCard = (card: Card, laneId: string, position: number) => {
+  /**
+   * Shows the move at once; a toast offers to put the card back. A move made from the dialog (keys, a
+   * phone) focuses the card where it lands and scrolls it into view.
+   */
+  const moveCard = (card: Card, laneId: string, position: number, how: 'dialog' | 'drag' | 'undo') => {
     setDialog(null);
     move.mutate(
       { card, laneId, position },
       { onError: (error) => toast.error(`The move was refused: ${errorMessage(error)}`) },
     );
+    if (how !== 'drag') focusCard(card.id, laneId, position);
+    const from = { laneId: card.laneId, position: card.position ?? 0 };
+    if (how === 'undo' || (from.laneId === laneId && from.position === position)) return;
+    const laneName = board.data?.lanes.find((lane) => lane.id === laneId)?.name ?? 'another lane';
+    toast(`“${card.title}” moved to ${laneName}`, {
+      duration: UNDO_MS,
+      action: {
+        label: 'Undo',
+        onClick: () => moveCard({ ...card, laneId, position }, from.laneId, from.position, 'undo'),
+      },
+    });
   };
   const moveLane = useMoveLane(boardId, archived);
   const onDrop = (drop: Drop) => {
@@ -63,7 +81,7 @@ function BoardPage() {
       );
     }
     const card = board.data?.tasks.find((t) => t.id === drop.taskId);
-    if (card) moveCard(card, drop.laneId, drop.position);
+    if (card) moveCard(card, drop.laneId, drop.position, 'drag');
   };
   const addLane = useAddLane(boardId);
   const renameLane = useRenameLane(boardId);
@@ -89,10 +107,14 @@ function BoardPage() {
     return map;
   }, [board.data, filter]);
 
-  const laneActions = useLaneActions(boardId, (card) => setDialog({ kind: 'move', card }), {
+  const laneActions = useLaneActions(boardId, {
+    openMove: (card) => setDialog({ kind: 'move', card }),
     rename: (lane) => setDialog({ kind: 'rename-lane', lane }),
     remove: (lane) => setDialog({ kind: 'delete-lane', lane }),
+    setEditing,
   });
+  useCardKeys(lanes, cardsByLane, laneActions);
+  const editingLane = editing ? board.data?.tasks.find((task) => task.id === editing)?.laneId : undefined;
   const revealed = useRevealedLanes(lanes.length, board.data?.tasks.length);
 
   const followTaskLink = useTaskLinkRouting();
@@ -146,8 +168,12 @@ function BoardPage() {
           </Button>
         </div>
       </div>
+      <LaneTabs lanes={lanes} />
       {/* biome-ignore lint/a11y/noStaticElementInteractions lint/a11y/useKeyWithClickEvents: routes the cards' links' clicks (Enter on a link is a click) */}
-      <div className="relative flex items-start gap-3 overflow-x-auto pb-4" onClick={followTaskLink}>
+      <div
+        className="relative flex snap-x snap-mandatory items-start gap-3 overflow-x-auto pb-4 sm:snap-none"
+        onClick={followTaskLink}
+      >
         <BoardDnd data={data} onDrop={onDrop}>
           {lanes.map((lane, index) => (
             <LaneColumn
@@ -156,12 +182,13 @@ function BoardPage() {
               cards={cardsByLane.get(lane.id) ?? []}
               revealed={index < revealed}
               actions={laneActions}
+              editingId={lane.id === editingLane ? (editing ?? undefined) : undefined}
             />
           ))}
         </BoardDnd>
         <form
           onSubmit={submitLane}
-          className="w-64 shrink-0 space-y-2 rounded-lg border border-dashed border-zinc-300 p-3 dark:border-zinc-700"
+          className="w-56 shrink-0 space-y-2 rounded-lg border border-dashed border-zinc-300 p-3 dark:border-zinc-700"
         >
           <label htmlFor="new-lane" className="block text-sm font-medium">
             {lanes.length === 0 ? 'This board has no lanes yet: add the first' : 'Add lane'}
@@ -191,7 +218,7 @@ function BoardPage() {
           tasks={data.tasks}
           busy={move.isPending}
           error={null}
-          onMove={(laneId, position) => moveCard(dialog.card, laneId, position)}
+          onMove={(laneId, position) => moveCard(dialog.card, laneId, position, 'dialog')}
           onClose={() => setDialog(null)}
         />
       )}

@@ -7,18 +7,16 @@ import { type FormEvent, memo, useState } from 'react';
 import type { Card, Lane } from '../../api/boards';
 import { Button, errorMessage, fieldError } from '../../components/ui';
 import { laneDragId, laneDropId } from './board-dnd';
-import { TaskCard } from './card';
+import { type CardActions, TaskCard } from './card';
 import { VIRTUAL_FROM, VirtualCards } from './virtual-cards';
 
 const MENU_ITEM =
   'flex cursor-default items-center gap-2 rounded px-2 py-1.5 text-sm outline-none data-[highlighted]:bg-zinc-100 dark:data-[highlighted]:bg-zinc-800';
 
-export interface LaneActions {
+export interface LaneActions extends CardActions {
   addTask: (laneId: string, title: string) => Promise<unknown>;
   rename: (lane: Lane) => void;
   remove: (lane: Lane) => void;
-  move: (card: Card) => void;
-  archive: (card: Card) => void;
 }
 
 /** One lane; memoised: it re-renders when its lane, its cards or whether it is revealed change. */
@@ -27,12 +25,15 @@ export const LaneColumn = memo(function LaneColumn({
   cards,
   revealed,
   actions,
+  editingId,
 }: {
   lane: Lane;
   cards: Card[];
   /** False while a large board has not rendered this lane's cards yet (see reveal.ts). */
   revealed: boolean;
   actions: LaneActions;
+  /** The card whose title is being edited in place, if it is in this lane. */
+  editingId?: string;
 }) {
   const [error, setError] = useState<unknown>(null);
   /*
@@ -60,7 +61,7 @@ export const LaneColumn = memo(function LaneColumn({
       ref={sortable.setNodeRef}
       style={{ transform: CSS.Translate.toString(sortable.transform), transition: sortable.transition }}
       aria-labelledby={headingId}
-      className={`flex w-72 shrink-0 flex-col rounded-lg bg-zinc-50 p-2 dark:bg-zinc-900/50 ${sortable.isDragging ? 'z-10 opacity-70' : ''}`}
+      className={`flex w-[calc(100vw-3rem)] shrink-0 snap-start flex-col rounded-lg sm:w-64 bg-zinc-50 p-2 dark:bg-zinc-900/50 ${sortable.isDragging ? 'z-10 opacity-70' : ''}`}
     >
       <div className="mb-2 flex items-center gap-1 px-1">
         <button
@@ -115,11 +116,11 @@ export const LaneColumn = memo(function LaneColumn({
         ) : (
           <SortableContext items={cards.map((card) => card.id)} strategy={verticalListSortingStrategy}>
             {cards.length >= VIRTUAL_FROM ? (
-              <VirtualCards cards={cards} onMove={actions.move} onArchive={actions.archive} />
+              <VirtualCards laneId={lane.id} cards={cards} actions={actions} editingId={editingId} />
             ) : (
-              <ul className="space-y-2">
+              <ul className="space-y-1.5">
                 {cards.map((card) => (
-                  <TaskCard key={card.id} card={card} onMove={actions.move} onArchive={actions.archive} />
+                  <TaskCard key={card.id} card={card} actions={actions} editing={card.id === editingId} />
                 ))}
               </ul>
             )}

@@ -1,7 +1,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import type { Card } from '../../api/boards';
-import { TaskCard } from './card';
+import { laneScrollers } from './board-keys';
+import { type CardActions, TaskCard } from './card';
 
 /** Lanes longer than this render only the cards in view (a board of thousands stays responsive). */
 export const VIRTUAL_FROM = 40;
@@ -11,24 +12,33 @@ export const VIRTUAL_FROM = 40;
  * Heights are measured as cards render; the estimate only sizes the scrollbar until then.
  */
 export function VirtualCards({
+  laneId,
   cards,
-  onMove,
-  onArchive,
+  actions,
+  editingId,
 }: {
+  laneId: string;
   cards: Card[];
-  onMove: (card: Card) => void;
-  onArchive: (card: Card) => void;
+  actions: CardActions;
+  editingId?: string;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: cards.length,
     getScrollElement: () => scroller.current,
-    estimateSize: () => 112,
-    gap: 8,
+    estimateSize: () => 54,
+    gap: 6,
     // Few cards beyond the visible ones: every mounted card is a drag-and-drop registration.
     overscan: 2,
     getItemKey: (index) => cards[index]?.id ?? index,
   });
+  // The board's keys bring a card that is not rendered into view (board-keys.ts).
+  useEffect(() => {
+    laneScrollers.set(laneId, (index) => virtualizer.scrollToIndex(index, { align: 'auto' }));
+    return () => {
+      laneScrollers.delete(laneId);
+    };
+  }, [laneId, virtualizer]);
   return (
     <div ref={scroller} className="max-h-[70vh] overflow-y-auto">
       <ul className="relative" style={{ height: virtualizer.getTotalSize() }}>
@@ -41,8 +51,8 @@ export function VirtualCards({
               index={item.index}
               top={item.start}
               measure={virtualizer.measureElement}
-              onMove={onMove}
-              onArchive={onArchive}
+              actions={actions}
+              editing={card.id === editingId}
             />
           );
         })}

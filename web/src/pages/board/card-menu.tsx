@@ -1,0 +1,49 @@
+import { MoreHorizontal } from 'lucide-react';
+import { DropdownMenu } from 'radix-ui';
+import type { Card } from '../../api/boards';
+import type { CardActions } from './card';
+
+const MENU_ITEM =
+  'flex cursor-default items-center justify-between gap-6 rounded px-2 py-1.5 text-sm outline-none data-[highlighted]:bg-zinc-100 dark:data-[highlighted]:bg-zinc-800';
+
+function Key({ children }: { children: string }) {
+  return <kbd className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{children}</kbd>;
+}
+
+/**
+ * A card's actions. The trigger shows on hover and when the card holds focus (always on a touch
+ * screen); each item names its key, which works on the focused card without opening the menu. Not
+ * modal: a modal menu hides the rest of the page from screen readers while its links stay focusable.
+ */
+export function CardMenu({ card, actions }: { card: Card; actions: CardActions }) {
+  return (
+    <DropdownMenu.Root modal={false}>
+      <DropdownMenu.Trigger
+        aria-label={`Actions for ${card.title}`}
+        className="shrink-0 rounded p-0.5 text-zinc-600 opacity-0 group-focus-within:opacity-100 group-hover:opacity-100 hover:bg-zinc-100 focus:opacity-100 data-[state=open]:opacity-100 dark:text-zinc-400 dark:hover:bg-zinc-800 [@media(hover:none)]:opacity-100"
+      >
+        <MoreHorizontal aria-hidden className="size-4" />
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content
+          align="end"
+          className="z-50 min-w-44 rounded-md border border-zinc-200 bg-white p-1 shadow-lg dark:border-zinc-800 dark:bg-zinc-900"
+        >
+          {!card.archived && (
+            <DropdownMenu.Item className={MENU_ITEM} onSelect={() => actions.move(card)}>
+              Move to… <Key>m</Key>
+            </DropdownMenu.Item>
+          )}
+          {!card.archived && (
+            <DropdownMenu.Item className={MENU_ITEM} onSelect={() => actions.editTitle(card)}>
+              Edit title <Key>e</Key>
+            </DropdownMenu.Item>
+          )}
+          <DropdownMenu.Item className={MENU_ITEM} onSelect={() => actions.archive(card)}>
+            {card.archived ? 'Unarchive' : 'Archive'} <Key>x</Key>
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}
