@@ -41,6 +41,8 @@ export default function setup(project: TestProject): () => void {
     }
     fs.rmSync(dir, { recursive: true, force: true });
     if (leftovers.length > 0) {
+      // Vitest reports an error thrown here but still exits 0: the run must fail.
+      process.exitCode = 1;
       throw new Error(`processes left running by the tests (now killed):\n${leftovers.join('\n')}`);
     }
   };
