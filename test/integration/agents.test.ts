@@ -111,6 +111,24 @@ describeEachDialect('agents as members (Settings › Agents)', (dialect) => {
       expect((await owner.request('GET', `/api/ui/agents/${agent.id}/keys`)).json().data).toEqual([]);
     });
 
+    it('every person lists the active members (people and agents) for the picker', async () => {
+      const { browser: owner } = await t.person('owner', 'Zed Owner');
+      const { id: memberId, browser: member } = await t.person('member', 'Amy Member');
+      const agent = await created(owner, '/api/ui/agents', { name: 'Bot Picker' });
+      const retired = await created(owner, '/api/ui/agents', { name: 'Bot Retired' });
+      await owner.request('POST', `/api/ui/agents/${retired.id}/deactivate`);
+      const listed = (await member.request('GET', '/api/ui/members')).json().data as Array<{
+        id: string;
+        type: string;
+        name: string;
+      }>;
+      expect(listed).toContainEqual({ id: agent.id, type: 'agent', name: 'Bot Picker' });
+      expect(listed).toContainEqual({ id: memberId, type: 'person', name: 'Amy Member' });
+      expect(listed.some((m) => m.id === retired.id)).toBe(false);
+      const names = listed.map((m) => m.name);
+      expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+    });
+
     it('keys of the external API cannot manage agents (domain rule)', async () => {
       const key = await t.services.apiKeys.createKey(OPERATOR, { name: 'k', allBoards: true, grants: [] });
       const actor = await t.services.apiKeys.authenticate(key.key);

@@ -42,3 +42,15 @@ export async function lockActiveAgent(tx: Tx, id: string): Promise<AgentRow | un
   const row = await (tx.dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
   return row?.active === 1 ? row : undefined;
 }
+
+/** Active people and agents, by name: whom a task can be assigned to. */
+export async function listActiveMembers(
+  db: Executor,
+): Promise<Array<{ id: string; type: 'person' | 'agent'; name: string }>> {
+  const people = await db.selectFrom('users').select(['id', 'name']).where('active', '=', 1).execute();
+  const agents = await db.selectFrom('agents').select(['id', 'name']).where('active', '=', 1).execute();
+  return [
+    ...people.map((p) => ({ id: p.id, type: 'person' as const, name: p.name })),
+    ...agents.map((a) => ({ id: a.id, type: 'agent' as const, name: a.name })),
+  ].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+}

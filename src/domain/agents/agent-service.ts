@@ -2,6 +2,7 @@ import {
   activeKeyIdsOfAgent,
   findAgent,
   insertAgent,
+  listActiveMembers,
   listAgents,
   updateAgent,
 } from '../../db/repositories/agents.js';
@@ -56,6 +57,14 @@ export class AgentService {
   async listAgents(actor: Actor): Promise<AgentView[]> {
     requireAgentManager(actor);
     return (await listAgents(this.deps.database.kysely)).map(toAgent);
+  }
+
+  /**
+   * Everyone a task can be assigned to (active people and agents, by name), for the member picker: every
+   * person works every board, so anyone may see the list.
+   */
+  async listMembers(_actor: Actor): Promise<Array<{ id: string; type: 'person' | 'agent'; name: string }>> {
+    return listActiveMembers(this.deps.database.kysely);
   }
 
   async getAgent(actor: Actor, id: string): Promise<AgentView> {

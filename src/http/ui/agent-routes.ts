@@ -32,6 +32,9 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{
   agents: AgentService;
   keyConsole: KeyConsole;
 }> = async (app, { agents, keyConsole }) => {
+  // The member picker (every person): active people and agents, by name.
+  app.get('/members', async (request) => ({ data: await agents.listMembers(actorOfUi(request)) }));
+
   app.get('/agents', async (request) => ({ data: await agents.listAgents(actorOfUi(request)) }));
 
   app.post('/agents', { schema: { body: CreateAgentBody } }, async (request, reply) =>
