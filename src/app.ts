@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import { type Database, pingDatabase } from './db/database.js';
+import { compressJson } from './http/compress-json.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './http/error-handler.js';
 import { lazyRequestLogger } from './http/lazy-request-logger.js';
 import { apiReference } from './http/plugins/api-reference.js';
@@ -80,6 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(authentication, { apiKeys: deps.services.apiKeys });
   await app.register(rateLimiting, { ...deps.rateLimit, redis: deps.redis ?? null });
   await app.register(idempotency, { service: deps.services.idempotency });
+  await app.register(compressJson);
   await app.register(systemRoutes, { checkDatabase: () => pingDatabase(deps.database) });
   await apiReference(app);
 

@@ -42,6 +42,8 @@ function listFiles(root: string, dir = root): string[] {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     // .vite/manifest.json is for the build's tests, not for browsers.
     if (entry.name.startsWith('.')) continue;
+    // Compressed copies (.br, .gz) are sent in their file's place, never asked for by name.
+    if (/\.(br|gz)$/.test(entry.name)) continue;
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) files.push(...listFiles(root, full));
     else files.push(`/${path.relative(root, full).split(path.sep).join('/')}`);
@@ -66,7 +68,9 @@ export async function webUi(app: FastifyInstance, options: WebUiOptions = {}): P
   const root = options.root ?? DEFAULT_WEB_ROOT;
   const built = fs.existsSync(path.join(root, 'index.html'));
   if (built) {
-    await app.register(fastifyStatic, { root, serve: false, index: false });
+    // The build writes .br and .gz beside each text file (web/precompress.ts): the copy the browser's
+    // Accept-Encoding asks for is sent, with Vary: Accept-Encoding, and nothing is compressed per request.
+    await app.register(fastifyStatic, { root, serve: false, index: false, preCompressed: true });
   } else {
     app.log.warn(`web UI not built (${root} has no index.html): run \`npm run build\``);
   }

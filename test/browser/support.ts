@@ -93,6 +93,15 @@ export async function uiApi(
 
 /** Runs axe on the page as it is and fails on any serious or critical violation, naming them. */
 export async function expectAccessible(page: Page, what: string): Promise<void> {
+  // A toast fading in or out is checked at its final colours, not mid-animation (axe blends opacity).
+  await page.waitForFunction(() => {
+    const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): unknown[] } }).document;
+    const style = globalThis as unknown as { getComputedStyle(e: unknown): { opacity: string } };
+    return [...doc.querySelectorAll('[data-sonner-toast]')].every((toast) => {
+      const opacity = style.getComputedStyle(toast).opacity;
+      return opacity === '1' || opacity === '0';
+    });
+  });
   await page.evaluate(axe.source);
   const result = await page.evaluate(async () => {
     // Runs in the page (the root tsconfig has no DOM types): axe.run's context is the whole document.
