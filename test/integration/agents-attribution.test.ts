@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { EVENT_PAYLOADS } from '../../src/schemas/events.js';
 import { bodyAjv } from '../../src/schemas/validation.js';
+import { openSecondConnection } from '../support/database.js';
 import { describeEachDialect, useFixture } from '../support/dialects.js';
 import { waitUntil } from '../support/wait.js';
 import { type Browser, buildUiTestApp, OPERATOR, type UiTestApp } from '../ui/ui-support.js';
@@ -73,7 +74,10 @@ describeEachDialect('attribution: an agent key acts as the agent', (dialect) => 
     expect(byDefault.json().data.source).toBe('agent');
     const asked = await ext(key.key, 'POST', comments, { body: 'x', authorName: 'C', source: 'api' });
     expect(asked.json().data.source).toBe('api');
-    const todo = await ext(key.key, 'POST', `/boards/${boardId}/tasks/${task.id}/todos`, { text: 'Do', iteration: 0 });
+    const todo = await ext(key.key, 'POST', `/boards/${boardId}/tasks/${task.id}/todos`, {
+      text: 'Do',
+      iteration: 0,
+    });
     expect(todo.statusCode, todo.body).toBe(201);
     expect(todo.json().data.source).toBe('agent');
     await ext(key.key, 'POST', `/boards/${boardId}/tasks/${task.id}/move`, { laneId }, true);
@@ -152,6 +156,35 @@ describeEachDialect('attribution: an agent key acts as the agent', (dialect) => 
       .data;
     const [created3] = await payloadsWhere('task_id', third.id);
     expect(created3?.actor).toEqual({ type: 'key', id: cliKey.id, name: 'CLI key' });
+  });
+
+  it('an agent renamed by another process reaches the cached actor (key-change stamp on agents)', async () => {
+    const agent = await t.services.agents.createAgent(OPERATOR, { name: 'Before' });
+    const key = await t.services.apiKeys.createKey(OPERATOR, {
+      name: 'k',
+      allBoards: true,
+      grants: [],
+      agentId: agent.id,
+    });
+    const nameOf = async () => {
+      const actor = await t.services.apiKeys.authenticate(key.key);
+      return actor?.kind === 'api_key' ? actor.agent?.name : undefined;
+    };
+    expect(await nameOf()).toBe('Before');
+    // Cached once the lookup's own writes (last use) have been heard of: the rename must then reach it.
+    await waitUntil('the key cached', async () => {
+      await nameOf();
+      return t.services.apiKeys.cachedAuthentication(key.key) ? true : undefined;
+    });
+    const other = openSecondConnection(t.db);
+    try {
+      await other.kysely.updateTable('agents').set({ name: 'After' }).where('id', '=', agent.id).execute();
+    } finally {
+      await other.close();
+    }
+    await waitUntil('the renamed agent on the cached key', async () =>
+      (await nameOf()) === 'After' ? true : undefined,
+    );
   });
 
   it("a ping's actor is the webhook's own key", async () => {
