@@ -4,6 +4,8 @@
 import http from 'node:http';
 
 const delays = [];
+/** Wall-clock arrival (fractional ms) of each task's first delivery, by task id (webhook-latency.mjs). */
+const arrivals = {};
 const seenDeliveries = new Set();
 let received = 0;
 /** One body as received, so a benchmark can send bodies of the same size. */
@@ -14,6 +16,7 @@ const server = http.createServer((req, res) => {
   req.on('data', (chunk) => chunks.push(chunk));
   req.on('end', () => {
     const arrived = Date.now();
+    const arrivedAt = performance.timeOrigin + performance.now();
     received++;
     const deliveryId = req.headers['x-service-delivery'];
     if (!seenDeliveries.has(deliveryId)) {
@@ -22,6 +25,8 @@ const server = http.createServer((req, res) => {
       sample ??= text;
       const payload = JSON.parse(text);
       delays.push(arrived - Date.parse(payload.timestamp));
+      const taskId = payload.data?.task_id;
+      if (typeof taskId === 'string' && !(taskId in arrivals)) arrivals[taskId] = arrivedAt;
     }
     res.writeHead(204).end();
   });
@@ -31,6 +36,8 @@ server.keepAliveTimeout = 30_000;
 process.on('message', (message) => {
   if (message === 'stats') {
     process.send({ received, distinct: seenDeliveries.size, delays });
+  } else if (message === 'arrivals') {
+    process.send({ arrivals });
   } else if (message === 'count') {
     process.send({ received, distinct: seenDeliveries.size });
   } else if (message === 'sample') {
@@ -39,6 +46,7 @@ process.on('message', (message) => {
     delays.length = 0;
     seenDeliveries.clear();
     received = 0;
+    for (const taskId of Object.keys(arrivals)) delete arrivals[taskId];
     process.send({ reset: true });
   } else if (message === 'stop') {
     server.close(() => process.exit(0));

@@ -1,0 +1,206 @@
+// Webhook delivery latency through the API (issue 25, item 9): the built server on SQLite, one
+// `task.created` webhook, tasks created through the API at a steady rate.
+//
+//   npm run build && node bench/webhook-latency.mjs
+//   BENCH_RATE=500 BENCH_SECONDS=10 BENCH_ROUNDS=1 BENCH_CONNECTIONS=16 node bench/webhook-latency.mjs   # the defaults
+//   BENCH_ROOT=/path/to/other/checkout node bench/webhook-latency.mjs    another build (A/B runs)
+//
+// `node dist/main.js` on a fresh data directory (LANEBOARD_WEBHOOK_ALLOW_PRIVATE/HTTP), a key made by
+// the CLI, a board, a lane and one webhook (events ["task.created"]) to a receiver process on 127.0.0.1
+// (bench/webhook-sink.mjs). Creates are sent open-loop (each at its scheduled time, whether or not the
+// earlier ones were answered) at BENCH_RATE per second for BENCH_SECONDS, after one second of warm-up.
+// Per task: the create's own time (sent → answered), and the delivery's delay from the create's answer
+// to the receiver's arrival (both clocks are this machine's wall clock, in fractional milliseconds; a
+// delivery may arrive before the answer: a negative delay). Prints one JSON object.
+import { execFileSync, fork, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Pool } from 'undici';
+
+const here = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(process.env.BENCH_ROOT ?? here);
+if (!fs.existsSync(path.join(root, 'dist/main.js'))) {
+  process.stderr.write(`Run \`npm run build\` first (no ${root}/dist/main.js).\n`);
+  process.exit(2);
+}
+
+const RATE = Number(process.env.BENCH_RATE ?? 500);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const PORT = Number(process.env.BENCH_PORT ?? 3000 + (process.pid % 20000));
+const WARM_UP_SECONDS = 1;
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const wallClock = () => performance.timeOrigin + performance.now();
+const loadAverage = () => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+const percentile = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+const round1 = (ms) => Math.round(ms * 10) / 10;
+
+function summary(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return {
+    p50: round1(percentile(sorted, 50)),
+    p90: round1(percentile(sorted, 90)),
+    p99: round1(percentile(sorted, 99)),
+    max: round1(sorted[sorted.length - 1]),
+  };
+}
+
+function startSink() {
+  const child = fork(path.join(here, 'bench/webhook-sink.mjs'), [], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ask = (message) =>
+    new Promise((resolve) => {
+      child.once('message', resolve);
+      child.send(message);
+    });
+  return new Promise((resolve) => child.once('message', ({ port }) => resolve({ child, port, ask })));
+}
+
+/** utime + stime of a process in seconds (fields 14 and 15 of /proc/<pid>/stat). */
+function cpuSeconds(pid) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+async function startServer(dataDir) {
+  const env = {
+    ...process.env,
+    PORT: String(PORT),
+    LANEBOARD_DATA_DIR: dataDir,
+    LANEBOARD_RATE_LIMIT_MAX: '1000000000',
+    LANEBOARD_WEBHOOK_ALLOW_PRIVATE: 'true',
+    LANEBOARD_WEBHOOK_ALLOW_HTTP: 'true',
+    LOG_LEVEL: 'warn',
+  };
+  delete env.DATABASE_URL;
+  execFileSync(process.execPath, ['bin/laneboard.js', 'migrate'], { cwd: root, env });
+  const created = execFileSync(
+    process.execPath,
+    ['bin/laneboard.js', 'keys', 'create', '--name', 'latency', '--all-boards', '--json'],
+    { cwd: root, env },
+  );
+  const key = JSON.parse(created.toString()).key;
+  const child = spawn(process.execPath, [path.join(root, 'dist/main.js')], {
+    cwd: dataDir,
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  for (let i = 0; i < 300; i++) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${PORT}/healthz`);
+      if (res.ok) return { child, key };
+    } catch {
+      await sleep(100);
+    }
+  }
+  child.kill('SIGKILL');
+  throw new Error('the server did not start');
+}
+
+async function stopServer(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** Creates at RATE per second for `seconds`, each sent at its time; resolves with every create's times. */
+async function steadyCreates(api, boardId, laneId, seconds, label) {
+  const total = Math.round(RATE * seconds);
+  const started = performance.now();
+  const creates = [];
+  let sent = 0;
+  while (sent < total) {
+    const due = Math.min(total, Math.floor(((performance.now() - started) * RATE) / 1000) + 1);
+    for (; sent < due; sent++) {
+      const sentAt = wallClock();
+      creates.push(
+        api('POST', `/boards/${boardId}/tasks`, { title: `${label} ${sent}`, laneId }).then((task) => ({
+          taskId: task.id,
+          sentAt,
+          answeredAt: wallClock(),
+        })),
+      );
+    }
+    await sleep(1);
+  }
+  return Promise.all(creates);
+}
+
+async function latencyRound(sink) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-latency-'));
+  const { child, key } = await startServer(dataDir);
+  const pool = new Pool(`http://127.0.0.1:${PORT}`, { connections: CONNECTIONS });
+  const api = async (method, url, body) => {
+    const res = await pool.request({
+      method,
+      path: `/api/ext/v1${url}`,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const json = await res.body.json();
+    if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${JSON.stringify(json)}`);
+    return json.data;
+  };
+  try {
+    const board = await api('POST', '/boards', { name: 'Latency' });
+    const lane = await api('POST', `/boards/${board.id}/lanes`, { name: 'Inbox' });
+    await api('POST', '/webhooks', { url: `http://127.0.0.1:${sink.port}/hook`, events: ['task.created'] });
+    await steadyCreates(api, board.id, lane.id, WARM_UP_SECONDS, 'Warm-up');
+    await sink.ask('reset');
+    const cpuBefore = cpuSeconds(child.pid);
+    const creates = await steadyCreates(api, board.id, lane.id, SECONDS, 'Task');
+    const cpu = cpuSeconds(child.pid) - cpuBefore;
+    // Every create's delivery, or a minute after the last create (then the rest count as missing).
+    const deadline = Date.now() + 60_000;
+    let arrivals;
+    for (;;) {
+      ({ arrivals } = await sink.ask('arrivals'));
+      if (creates.every((c) => c.taskId in arrivals) || Date.now() > deadline) break;
+      await sleep(50);
+    }
+    const delays = [];
+    let missing = 0;
+    for (const create of creates) {
+      const arrived = arrivals[create.taskId];
+      if (arrived === undefined) missing++;
+      else delays.push(arrived - create.answeredAt);
+    }
+    return {
+      creates: creates.length,
+      missing,
+      createMs: summary(creates.map((c) => c.answeredAt - c.sentAt)),
+      answerToArrivalMs: summary(delays),
+      serverCpuPercent: Math.round((cpu / SECONDS) * 100),
+    };
+  } finally {
+    await pool.close();
+    await stopServer(child);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const sink = await startSink();
+const result = {
+  root,
+  rate: RATE,
+  seconds: SECONDS,
+  connections: CONNECTIONS,
+  node: process.version,
+  cpus: os.cpus().length,
+  loadAverageStart: loadAverage(),
+  rounds: [],
+};
+try {
+  for (let round = 0; round < ROUNDS; round++) result.rounds.push(await latencyRound(sink));
+  result.loadAverageEnd = loadAverage();
+} finally {
+  sink.child.send('stop');
+}
+process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
