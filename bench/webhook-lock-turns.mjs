@@ -101,7 +101,8 @@ await database.close();
 fs.rmSync(dataDir, { recursive: true, force: true });
 
 const sorted = [...waits].sort((a, b) => a - b);
-const at = (p) => Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] * 10) / 10;
+const at = (p) =>
+  Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] * 10) / 10;
 process.stdout.write(
   `${JSON.stringify({
     root,
