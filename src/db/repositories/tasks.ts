@@ -10,7 +10,7 @@ import { countedPosition, laneOrder, numberPositions } from './task-ranks.js';
 export type TaskWithPosition = TaskRow & { position: number | null };
 
 /** A task as the list shows it: the (possibly long) description, turn timestamp and rank are not read. */
-export type TaskListRow = Omit<TaskWithPosition, 'description' | 'last_turn_at' | 'rank' | 'assignee_count'>;
+export type TaskListRow = Omit<TaskWithPosition, 'description' | 'last_turn_at' | 'rank'>;
 
 export interface TaskListFilter {
   laneId?: string;
@@ -30,6 +30,8 @@ const LIST_COLUMNS = [
   'tasks.archived',
   'tasks.created_at',
   'tasks.updated_at',
+  // Whether the list needs its assignees read at all (most boards assign few tasks).
+  'tasks.assignee_count',
 ] as const;
 
 /**

@@ -77,7 +77,8 @@ export class TaskService {
     // One query for the assignees of the whole list (and one for the filter), not one per task.
     const memberId = query.assignee === 'me' ? callerMember(actor, 'assignee').id : query.assignee;
     const kept = memberId === undefined ? rows : await keepAssignedTo(db, boardId, memberId, rows);
-    const assignees = kept.length === 0 ? new Map() : await assigneesOfBoard(db, boardId);
+    const anyAssigned = kept.some((row) => row.assignee_count > 0);
+    const assignees = anyAssigned ? await assigneesOfBoard(db, boardId) : new Map();
     return kept.map((row) => toTaskSummary(row, (assignees.get(row.id) ?? []).map(toAssignee)));
   }
 
