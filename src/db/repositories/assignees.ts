@@ -104,7 +104,8 @@ export async function lockAssigneeCount(
     .select('assignee_count')
     .where('id', '=', taskId)
     .where('board_id', '=', boardId);
-  const row = await (tx.dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+  // FOR NO KEY UPDATE: inserts that only reference the task (comments, todos, turns) need not wait.
+  const row = await (tx.dialect === 'postgres' ? query.forNoKeyUpdate() : query).executeTakeFirst();
   return row?.assignee_count;
 }
 
@@ -176,6 +177,9 @@ export async function lockFirstUnassignedTask(tx: Tx, laneId: string): Promise<s
     .orderBy('rank')
     .orderBy('id')
     .limit(1);
-  const row = await (tx.dialect === 'postgres' ? query.forUpdate().skipLocked() : query).executeTakeFirst();
+  const row = await (tx.dialect === 'postgres'
+    ? query.forNoKeyUpdate().skipLocked()
+    : query
+  ).executeTakeFirst();
   return row?.id;
 }
