@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { deliveriesOf, lastDeliveries } from '../../src/db/repositories/settings-console.js';
+import { ManualClock } from '../support/clock.js';
 import { describeEachDialect } from '../support/dialects.js';
 import { QUEUE_ONLY, useWebhookApp } from '../support/webhook-app.js';
 
@@ -8,7 +9,9 @@ const TARGET = 'https://hooks.example.com/laneboard';
 
 describeEachDialect('webhook deliveries: ping, redeliver, history, secret, deletion', (dialect) => {
   // No dispatcher: these tests look at what is queued, not at what is sent.
-  const t = useWebhookApp(dialect, QUEUE_ONLY);
+  // Time moves by hand: deliveries made one after another get distinct created_at values.
+  const clock = new ManualClock();
+  const t = useWebhookApp(dialect, { ...QUEUE_ONLY, clock });
 
   it('ping queues a ping to that webhook only, whatever its filter; redeliver queues the same event again', async () => {
     const { key } = await t.createKey('all');
@@ -59,7 +62,7 @@ describeEachDialect('webhook deliveries: ping, redeliver, history, secret, delet
     for (let i = 0; i < 27; i++) {
       ids.push((await t.request(key, 'POST', `${API}/webhooks/${hook.id}/ping`)).json().data.delivery_id);
       // created_at has millisecond resolution; keep the order unambiguous.
-      await new Promise((r) => setTimeout(r, 2));
+      clock.advance(2);
     }
     const detail = (await t.request(key, 'GET', `${API}/webhooks/${hook.id}`)).json().data;
     expect(detail.recent_deliveries.map((d: { id: string }) => d.id)).toEqual(ids.slice(2).reverse());
@@ -71,7 +74,7 @@ describeEachDialect('webhook deliveries: ping, redeliver, history, secret, delet
     const ids: string[] = [];
     for (let i = 0; i < 30; i++) {
       ids.push((await t.request(key, 'POST', `${API}/webhooks/${hook.id}/ping`)).json().data.delivery_id);
-      await new Promise((r) => setTimeout(r, 2));
+      clock.advance(2);
     }
     // As the dispatcher leaves them: the 6 oldest still pending (retrying), then a mix, the newest pending.
     const statusOf = (i: number) =>
@@ -106,7 +109,7 @@ describeEachDialect('webhook deliveries: ping, redeliver, history, secret, delet
     // The newest delivery of each webhook, whether pending (this one) or finished (a second webhook's).
     const other = await t.createWebhook(key, TARGET);
     const older = (await t.request(key, 'POST', `${API}/webhooks/${other.id}/ping`)).json().data.delivery_id;
-    await new Promise((r) => setTimeout(r, 2));
+    clock.advance(2);
     const newer = (await t.request(key, 'POST', `${API}/webhooks/${other.id}/ping`)).json().data.delivery_id;
     await db.updateTable('webhook_deliveries').set({ status: 'delivered' }).where('id', '=', newer).execute();
     const last = await lastDeliveries(db, [hook.id, other.id]);
