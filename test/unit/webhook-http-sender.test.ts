@@ -6,7 +6,11 @@ import { RESPONSE_KEEP_BYTES, WebhookSender } from '../../src/webhooks/http-send
 describe('the webhook sender', () => {
   let server: http.Server;
   let base: string;
-  const sender = new WebhookSender({ timeoutMs: 300, allowPrivate: true, connectionsPerOrigin: 4 });
+  // Answers must arrive within a sender's time-out, so the senders that wait for one are patient (a busy
+  // machine); only the one that must give up on a receiver that never answers is quick.
+  const patient = new WebhookSender({ timeoutMs: 60_000, allowPrivate: true, connectionsPerOrigin: 4 });
+  const stalled = new WebhookSender({ timeoutMs: 3_000, allowPrivate: true, connectionsPerOrigin: 4 });
+  const quick = new WebhookSender({ timeoutMs: 300, allowPrivate: true, connectionsPerOrigin: 4 });
 
   beforeAll(async () => {
     server = http.createServer((req, res) => {
@@ -25,12 +29,13 @@ describe('the webhook sender', () => {
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
-    await sender.close();
+    for (const sender of [patient, stalled, quick]) await sender.close();
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   });
 
-  const send = (path: string) => sender.send(`${base}${path}`, { 'content-type': 'application/json' }, '{}');
+  const send = (path: string, sender = patient) =>
+    sender.send(`${base}${path}`, { 'content-type': 'application/json' }, '{}');
 
   it('keeps the first KB of a long response (whole characters only) and cuts the rest off', async () => {
     const result = await send('/long');
@@ -40,11 +45,17 @@ describe('the webhook sender', () => {
   });
 
   it('judges an attempt by its status when the body stalls, keeping what arrived', async () => {
-    expect(await send('/stall-body')).toMatchObject({ ok: true, status: 201, body: 'partial', error: null });
+    // The status and the first bytes arrive, then the body stalls until the time-out cuts it off.
+    expect(await send('/stall-body', stalled)).toMatchObject({
+      ok: true,
+      status: 201,
+      body: 'partial',
+      error: null,
+    });
   });
 
   it('names the time-out when no response arrives', async () => {
-    expect(await send('/stall')).toMatchObject({
+    expect(await send('/stall', quick)).toMatchObject({
       ok: false,
       status: null,
       body: null,
@@ -59,7 +70,7 @@ describe('the webhook sender', () => {
       body: 'not here',
       error: 'Receiver answered HTTP 404.',
     });
-    const refused = await sender.send('http://127.0.0.1:1/', {}, '{}');
+    const refused = await patient.send('http://127.0.0.1:1/', {}, '{}');
     expect(refused).toMatchObject({ ok: false, status: null, body: null });
     expect(refused.error).toContain('ECONNREFUSED');
   });
