@@ -53,7 +53,7 @@ const config = {
 const runtime = await createRuntime(config, { migrations: 'apply', log: pino({ level: 'silent' }) });
 const fanOut = new WebhookFanOut(() => {}, new BoardWebhooks(runtime.database));
 // "Before": no activity row; only the webhook matching the event recorder used to do.
-const before = createServices({
+const before = await createServices({
   database: runtime.database,
   secrets: runtime.secrets,
   clock: runtime.clock,

@@ -131,7 +131,7 @@ async function setUp(sinkPort, webhooks) {
   const secrets = new SecretBox(MASTER_KEY);
   const holder = { dispatcher: null };
   const wake = () => holder.dispatcher?.wake();
-  const services = createServices(
+  const services = await createServices(
     {
       database,
       secrets,

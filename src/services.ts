@@ -17,7 +17,7 @@ import { TaskService } from './domain/tasks/task-service.js';
 import { TodoService } from './domain/todos/todo-service.js';
 import { TurnService } from './domain/turns/turn-service.js';
 import { WebhookService, type WebhookServiceOptions } from './domain/webhooks/webhook-service.js';
-import { type BoardEventsOptions, BoardEventsService, type ChangeSource } from './live/board-events.js';
+import type { BoardEventsOptions, BoardEventsService, ChangeSource } from './live/board-events.js';
 
 export interface ServiceOptions {
   /** Webhook URL policy and the dispatcher wake-up; secure defaults (https only, public addresses). */
@@ -35,10 +35,11 @@ export interface ServiceOptions {
 const SILENT_FEED: ChangeSource = { subscribe: () => () => {}, ready: async () => {} };
 
 /**
- * Every domain service, built once from shared dependencies; HTTP, CLI, UI and MCP use these. A new
+ * The domain services, built once from shared dependencies; HTTP, CLI, UI and MCP use these. A new
  * feature adds its service here (and its options to ServiceOptions); the runtime builds this once.
+ * Without the live board streams (see createServices), so a console process loads no `src/live`.
  */
-export function createServices(deps: ServiceDeps, options: ServiceOptions = {}) {
+export function createDomainServices(deps: ServiceDeps, options: ServiceOptions = {}) {
   const apiKeys = new ApiKeyService(deps);
   const webhooks = new WebhookService(deps, options.webhooks);
   const sessions = new SessionService(deps, options.people);
@@ -57,7 +58,6 @@ export function createServices(deps: ServiceDeps, options: ServiceOptions = {}) 
     reactions: new ReactionService(deps),
     idempotency: new IdempotencyService(deps),
     boardView: new BoardViewService(deps),
-    boardEvents: new BoardEventsService(deps, options.changeFeed ?? SILENT_FEED, options.liveEvents),
     webhooks,
     sessions,
     people,
@@ -66,4 +66,21 @@ export function createServices(deps: ServiceDeps, options: ServiceOptions = {}) 
   };
 }
 
-export type Services = ReturnType<typeof createServices>;
+export type DomainServices = ReturnType<typeof createDomainServices>;
+
+/** Every service a server uses: the domain services and the live board streams. */
+export interface Services extends DomainServices {
+  boardEvents: BoardEventsService;
+}
+
+/**
+ * Every service, the live board streams included. Asynchronous because `src/live` is loaded here, not
+ * by this module: the CLI's console runtime builds only the domain services (docs/decisions.md).
+ */
+export async function createServices(deps: ServiceDeps, options: ServiceOptions = {}): Promise<Services> {
+  const { BoardEventsService } = await import('./live/board-events.js');
+  return {
+    ...createDomainServices(deps, options),
+    boardEvents: new BoardEventsService(deps, options.changeFeed ?? SILENT_FEED, options.liveEvents),
+  };
+}

@@ -3,19 +3,20 @@ import type { Database } from '../db/database.js';
 import { migrateToLatest, SchemaOutdatedError, SchemaTooNewError } from '../db/migrate.js';
 import { type Actor, CLI_OPERATOR } from '../domain/actor.js';
 import { DomainError } from '../domain/errors.js';
-import { createLogger, createRuntime, type Runtime } from '../runtime.js';
-import type { Services } from '../services.js';
+import { type ConsoleRuntime, createConsoleRuntime, createLogger } from '../runtime.js';
+import type { DomainServices } from '../services.js';
 import { CliFailure } from './failure.js';
 
 /**
  * The commands that work on the database or serve. The entry point imports this module only inside
  * those commands' actions, so `--help`, `capture` and `mcp` never load the runtime, the database
- * drivers or the migrations.
+ * drivers or the migrations. The console commands use the console runtime: no webhook dispatcher, no
+ * live streams, no HTTP server (docs/decisions.md, "A console runtime").
  */
 
 export interface CliContext {
-  runtime: Runtime;
-  services: Services;
+  runtime: ConsoleRuntime;
+  services: DomainServices;
   database: Database;
   actor: Actor;
 }
@@ -46,7 +47,7 @@ async function reported<T>(work: () => Promise<T>): Promise<T> {
  */
 async function openCliContext(): Promise<CliContext> {
   const config = loadConfig();
-  const runtime = await createRuntime(
+  const runtime = await createConsoleRuntime(
     { ...config, databasePoolSize: 2 },
     // Commands print their own results; only warnings (a failing pool) go to stderr as log lines.
     { migrations: 'require', log: createLogger('warn') },
@@ -71,7 +72,7 @@ export function migrateCommand(): Promise<void> {
   return reported(async () => {
     const config = loadConfig();
     // Migrated here rather than by the runtime, so the command can print what it applied.
-    const runtime = await createRuntime(
+    const runtime = await createConsoleRuntime(
       { ...config, databasePoolSize: 1 },
       { migrations: 'skip', log: createLogger('warn') },
     );

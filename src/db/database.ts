@@ -1,8 +1,9 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import { type KeyChanges, pgKeyChanges, sqliteKeyChanges } from './key-changes.js';
 import { PgNotifier } from './pg-notifier.js';
 import { preparedStatementsOn } from './pg-prepared.js';
@@ -43,8 +44,21 @@ export interface DatabaseOptions {
   onCheckpointError?: (error: Error) => void;
 }
 
-// PostgreSQL returns BIGINT (int8) as text by default; our epoch-millisecond columns fit a double exactly.
-pg.types.setTypeParser(20, (value) => Number(value));
+let pgModule: typeof pg | null = null;
+
+/**
+ * The pg driver, loaded on the first PostgreSQL database: a SQLite process (the CLI's commands on the
+ * default setup, in particular) does not pay for loading it. Synchronous, as openDatabase is: pg is
+ * CommonJS, so `require` loads it.
+ */
+function loadPg(): typeof pg {
+  if (!pgModule) {
+    pgModule = createRequire(import.meta.url)('pg') as typeof pg;
+    // PostgreSQL returns BIGINT (int8) as text by default; our epoch-millisecond columns fit a double exactly.
+    pgModule.types.setTypeParser(20, (value) => Number(value));
+  }
+  return pgModule;
+}
 
 /**
  * A Kysely instance whose every query runs on `client` (checked out by withPgConnection), kept for the
@@ -70,6 +84,7 @@ function kyselyOnClient(client: pg.PoolClient): Kysely<DB> {
 
 export function openDatabase(options: DatabaseOptions): Database {
   if (options.databaseUrl) {
+    const pg = loadPg();
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
     // A dropped idle connection must not crash the process (the pool replaces it), but it is reported.
     pool.on('error', (error) => options.onPoolError?.(error));
@@ -82,7 +97,7 @@ export function openDatabase(options: DatabaseOptions): Database {
       end: () => pool.end(),
     };
     const kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool: checkoutPool }) });
-    const keyChanges = pgKeyChanges(pool);
+    const keyChanges = pgKeyChanges(pool, pg.Client);
     const pgNotifier = new PgNotifier(pool, (error, channels) => options.onNotifyError?.(error, channels));
     return {
       kysely,

@@ -1,5 +1,5 @@
 import type SqliteDatabase from 'better-sqlite3';
-import pg from 'pg';
+import type pg from 'pg';
 
 /** The PostgreSQL channel the api_keys / api_key_grants (migration 007) and webhooks (011) triggers notify. */
 export const KEY_CHANGES_CHANNEL = 'laneboard_api_keys';
@@ -73,7 +73,7 @@ export function sqliteKeyChanges(sqlite: SqliteDatabase.Database): KeyChanges & 
  * one is listening again — it answers null, so no lookup is served from a cache that might be stale;
  * every (re)connection starts a new generation, forgetting what was cached before.
  */
-export function pgKeyChanges(pool: pg.Pool): KeyChanges {
+export function pgKeyChanges(pool: pg.Pool, Client: typeof pg.Client): KeyChanges {
   let generation = 0;
   let client: pg.Client | null = null;
   let listening = false;
@@ -99,7 +99,7 @@ export function pgKeyChanges(pool: pg.Pool): KeyChanges {
   const connect = async () => {
     if (closed || connecting || client) return;
     connecting = true;
-    const next = new pg.Client(pool.options);
+    const next = new Client(pool.options);
     next.on('notification', (message) => {
       if (message.channel === KEY_CHANGES_CHANNEL) generation++;
     });

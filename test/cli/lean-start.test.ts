@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, TEST_DATABASE_URL } from '../support/database.js';
 import { laneboard } from './run-cli.js';
 import { laneboardLoads } from './support/loaded-modules.js';
 
@@ -13,6 +14,11 @@ import { laneboardLoads } from './support/loaded-modules.js';
 const COMMAND_TABLE = /^(cli\/[^/]+\.js|domain\/people\/roles\.js|domain\/errors\.js)$/;
 const SERVER_PACKAGES = ['fastify', 'kysely', 'better-sqlite3', 'pg', 'ioredis', 'pino', '@node-rs/argon2'];
 const SERVER_MODULES = /^(runtime|app|main|services|config)\.js$|^(db|http|webhooks|live|domain)\//;
+
+/** What a console command (keys, users) must not load: servers, the dispatcher, live streams. */
+const CONSOLE_EXCLUDED = /^(http|mcp|live)\/|^(app|main)\.js$|dispatcher/;
+const WEBHOOK_FAN_OUT = ['webhooks/board-webhooks.js', 'webhooks/outbox.js'];
+const NOT_FOR_CONSOLE = ['fastify', '@modelcontextprotocol/sdk', '@node-rs/argon2', 'undici', 'ioredis'];
 
 let scratch: string;
 beforeAll(() => {
@@ -69,15 +75,43 @@ describe('what each CLI command loads', () => {
     expect(packages.filter((name) => SERVER_PACKAGES.includes(name))).toEqual([]);
   });
 
-  it('keys list: the runtime and the database, but not the HTTP server or the MCP server', async () => {
+  it('keys list on SQLite: the console runtime; no HTTP or MCP server, dispatcher, live streams, argon2 or pg', async () => {
     const env = { LANEBOARD_DATA_DIR: path.join(scratch, 'data') };
     expect((await laneboard(['migrate'], env)).code).toBe(0);
     const { result, ours, packages } = await laneboardLoads(['keys', 'list'], env);
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(result.stdout).toContain('No API keys yet');
     expect(ours).toContain('runtime.js');
-    expect(ours.filter((file) => /^(http|mcp)\/|^(app|main)\.js$/.test(file))).toEqual([]);
-    expect(packages).not.toContain('fastify');
-    expect(packages).not.toContain('@modelcontextprotocol/sdk');
+    expect(ours).toContain('domain/api-keys/api-key-service.js');
+    expect(ours.filter((file) => CONSOLE_EXCLUDED.test(file))).toEqual([]);
+    // Of the webhooks room, only the fan-out that queues deliveries inside a change's transaction.
+    expect(ours.filter((file) => file.startsWith('webhooks/') && !WEBHOOK_FAN_OUT.includes(file))).toEqual(
+      [],
+    );
+    expect(packages).toContain('better-sqlite3');
+    expect(packages.filter((name) => NOT_FOR_CONSOLE.includes(name))).toEqual([]);
+    expect(packages).not.toContain('pg');
   });
+
+  it.skipIf(TEST_DATABASE_URL === null)(
+    'keys list on PostgreSQL: pg, and still none of the rest',
+    async () => {
+      const db = await createTestDatabase('postgres');
+      try {
+        const env = {
+          DATABASE_URL: db.databaseUrl as string,
+          LANEBOARD_SECRET_KEY: 'lean-start-master-key-0123456789abcdef',
+        };
+        const { result, ours, packages } = await laneboardLoads(['keys', 'list'], env);
+        expect(result).toMatchObject({ code: 0, stderr: '' });
+        expect(result.stdout).toContain('No API keys yet');
+        // The recorder sees pg, which is required on demand: so its absence on SQLite above means something.
+        expect(packages).toContain('pg');
+        expect(ours.filter((file) => CONSOLE_EXCLUDED.test(file))).toEqual([]);
+        expect(packages.filter((name) => NOT_FOR_CONSOLE.includes(name))).toEqual([]);
+      } finally {
+        await db.drop();
+      }
+    },
+  );
 });

@@ -1,4 +1,5 @@
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import { precompiled } from '../precompiled.js';
 import type { ActivityRow, Executor, NewActivityRow } from '../schema.js';
 import { sqliteConnection } from '../sqlite-direct.js';
@@ -69,7 +70,13 @@ const ACTIVITY_COLUMNS = [
   'created_at',
 ] as const;
 
-const literal = (value: string | null | undefined) => (value == null ? 'null' : pg.escapeLiteral(value));
+// pg is loaded on the first PostgreSQL commit statement (the only user), so SQLite processes never load it.
+let escapeLiteral: typeof pg.escapeLiteral | null = null;
+function literal(value: string | null | undefined): string {
+  if (value == null) return 'null';
+  escapeLiteral ??= (createRequire(import.meta.url)('pg') as typeof pg).escapeLiteral;
+  return escapeLiteral(value);
+}
 
 /** One row a commit statement inserted. */
 export interface InsertedActivity {

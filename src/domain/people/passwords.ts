@@ -1,4 +1,3 @@
-import { hash, verify } from '@node-rs/argon2';
 import { invalid } from '../errors.js';
 
 export const PASSWORD_MIN_LENGTH = 10;
@@ -67,15 +66,19 @@ export function checkNewPassword(password: string, field = 'password'): void {
   }
 }
 
+/** The native argon2 binding, loaded when a password is first hashed or checked, not by every process. */
+const argon2 = () => import('@node-rs/argon2');
+
 /** Argon2id with the library's defaults (OWASP's recommended parameters). */
-export function hashPassword(password: string): Promise<string> {
-  return hash(password);
+export async function hashPassword(password: string): Promise<string> {
+  return (await argon2()).hash(password);
 }
 
 // A real hash for unknown emails, so a sign-in takes as long whether or not the email exists.
 let decoyHash: Promise<string> | null = null;
 
 export async function verifyPassword(storedHash: string | null, password: string): Promise<boolean> {
+  const { hash, verify } = await argon2();
   if (storedHash === null) {
     decoyHash ??= hash('laneboard decoy password');
     await verify(await decoyHash, password);
