@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgListener } from '../../src/db/pg-listener.js';
 import { inTransaction } from '../../src/db/transaction.js';
-import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../support/database.js';
+import { TEST_DATABASE_URL } from '../support/database.js';
+import { useTestDatabase } from '../support/dialects.js';
 import { waitUntil } from '../support/wait.js';
 
 const CHANNEL = 'laneboard_test_commit_statements';
@@ -12,11 +13,10 @@ const silent = { warn: () => {} };
 describe.skipIf(TEST_DATABASE_URL === null)(
   'statements sent with COMMIT, notifications after it (postgres)',
   () => {
-    let db: TestDatabase;
+    const db = useTestDatabase('postgres');
     let listener: PgListener;
     const heard: string[] = [];
     beforeAll(async () => {
-      db = await createTestDatabase('postgres');
       const pool = db.database.pgPool;
       if (!pool) throw new Error('PostgreSQL expected');
       listener = new PgListener(pool, CHANNEL, (payload) => heard.push(payload), silent);
@@ -25,7 +25,6 @@ describe.skipIf(TEST_DATABASE_URL === null)(
     });
     afterAll(async () => {
       await listener?.stop();
-      await db?.drop();
     });
 
     /** Sends `marker` once everything before it is sent, and waits until it is heard. */

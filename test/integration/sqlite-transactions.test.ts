@@ -1,21 +1,19 @@
 import SqliteDatabase from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inTransaction } from '../../src/domain/transaction.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { useTestDatabase } from '../support/dialects.js';
 
 const NOW = '2026-11-21T10:00:00.000Z';
 
 // Another process (the CLI) writing to the embedded database while the server runs.
 describe('SQLite write transactions beside another writer', () => {
-  let t: TestDatabase;
+  const t = useTestDatabase('sqlite');
   let other: SqliteDatabase.Database;
-  beforeAll(async () => {
-    t = await createTestDatabase('sqlite');
+  beforeAll(() => {
     other = new SqliteDatabase(t.sqliteFile as string);
   });
-  afterAll(async () => {
-    other.close();
-    await t.drop();
+  afterAll(() => {
+    other?.close();
   });
 
   it('holds the write lock from the start, so a read-then-write transaction is never refused midway', async () => {
