@@ -98,7 +98,11 @@ describe('API keys and webhooks in the browser', { timeout: 60_000 }, () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Your password').fill('not my password');
     await dialog.getByRole('button', { name: 'Reveal key' }).click();
-    await dialog.getByRole('alert').waitFor();
+    // The answer says what a wrong password costs, not the sign-in page's words.
+    await dialog
+      .getByRole('alert')
+      .getByText(/^The password is incorrect\. After 5 wrong passwords within 15 minutes, revealing keys/)
+      .waitFor();
     await dialog.getByLabel('Your password').fill('correct horse battery staple');
     await dialog.getByRole('button', { name: 'Reveal key' }).click();
     expect(await dialog.getByLabel('API key', { exact: true }).inputValue()).toBe(key);
@@ -160,6 +164,9 @@ describe('API keys and webhooks in the browser', { timeout: 60_000 }, () => {
     await log.getByRole('listitem', { name: 'lane.created delivery' }).nth(1).waitFor();
     expect(await log.getByRole('listitem', { name: 'lane.created delivery' }).count()).toBe(2);
     await log.getByText('HTTP 204').first().waitFor();
+    // Each row names the board and what the event is about.
+    await log.getByText(/› lane Again from the API$/).waitFor();
+    await log.getByText(/› lane From the API$/).waitFor();
     await screenshot(page, 'settings-webhook-detail');
     await expectAccessible(page, 'webhook detail');
   });
@@ -174,6 +181,11 @@ describe('API keys and webhooks in the browser', { timeout: 60_000 }, () => {
     const [a, b, again] = events();
     expect([a!.id, b!.id]).toContain(again!.id);
     expect(again!.type).toBe('lane.created');
+    // The log says which delivery the new one repeats.
+    await page
+      .getByRole('tabpanel')
+      .getByText(/redelivery of \S+/)
+      .waitFor();
 
     await page.getByRole('button', { name: 'Send ping' }).click();
     await receiver.waitFor(4);
@@ -194,8 +206,11 @@ describe('API keys and webhooks in the browser', { timeout: 60_000 }, () => {
     await receiver.waitFor(2, (r) => r.body.includes('task.created'));
     receiver.reply = { status: 204 };
     await page.getByRole('tab', { name: 'Failed' }).click();
-    const failed = page.getByRole('tabpanel').getByRole('listitem', { name: 'task.created delivery' });
+    const failed = page
+      .getByRole('tabpanel')
+      .getByRole('listitem', { name: 'task.created delivery for Breaks the receiver' });
     await failed.getByText('Attempt 2').waitFor();
+    await failed.getByText(/› \S+ Breaks the receiver$/).waitFor();
     await failed.getByText('HTTP 500').first().waitFor();
     await failed.getByText('{"error":"receiver is down"}').first().waitFor();
     await screenshot(page, 'settings-webhook-failed');
@@ -205,6 +220,11 @@ describe('API keys and webhooks in the browser', { timeout: 60_000 }, () => {
   it('pauses and resumes', async () => {
     await page.getByRole('button', { name: 'Pause' }).click();
     await page.getByText('Paused', { exact: true }).waitFor();
+    await page
+      .getByRole('note')
+      .getByText(/events that happen while it is paused are dropped/)
+      .waitFor();
+    await expectAccessible(page, 'paused webhook');
     await page.getByRole('button', { name: 'Resume' }).click();
     await page.getByText('Active', { exact: true }).waitFor();
     await page.goto('/settings/webhooks');

@@ -90,3 +90,54 @@ export async function attemptsOf(
     .orderBy('number')
     .execute();
 }
+
+/** An event a delivery carries, with its board's current name (null once the board is deleted). */
+export interface DeliveryEventRow {
+  id: string;
+  board_id: string | null;
+  board_name: string | null;
+  payload: string;
+}
+
+/** The listed deliveries' events with their boards' names: one statement for a page of the log. */
+export async function deliveryEvents(db: Executor, eventIds: readonly string[]): Promise<DeliveryEventRow[]> {
+  if (eventIds.length === 0) return [];
+  return db
+    .selectFrom('webhook_events as e')
+    .leftJoin('boards as b', 'b.id', 'e.board_id')
+    .select(['e.id', 'e.board_id', 'b.name as board_name', 'e.payload'])
+    .where('e.id', 'in', eventIds)
+    .execute();
+}
+
+/** The tasks the listed events name, as they are now (deleted ones are absent). */
+export async function taskNames(
+  db: Executor,
+  taskIds: readonly string[],
+): Promise<Array<{ id: string; short_id: string; title: string }>> {
+  if (taskIds.length === 0) return [];
+  return db.selectFrom('tasks').select(['id', 'short_id', 'title']).where('id', 'in', taskIds).execute();
+}
+
+/**
+ * The first delivery of each listed event to this webhook: a later delivery of the same event is a
+ * redelivery of it (Redeliver queues the same event again). Read through `deliveries_event_idx`.
+ */
+export async function firstDeliveries(
+  db: Executor,
+  webhookId: string,
+  eventIds: readonly string[],
+): Promise<Map<string, string>> {
+  const first = new Map<string, string>();
+  if (eventIds.length === 0) return first;
+  const rows = await db
+    .selectFrom('webhook_deliveries')
+    .select(['id', 'event_id'])
+    .where('event_id', 'in', eventIds)
+    .where('webhook_id', '=', webhookId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  for (const row of rows) if (!first.has(row.event_id)) first.set(row.event_id, row.id);
+  return first;
+}

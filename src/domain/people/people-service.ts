@@ -178,10 +178,13 @@ export class PeopleService {
     const db = this.deps.database.kysely;
     const row = await findUserById(db, me.userId);
     if (row?.active !== 1) throw invalidCredentials();
-    await this.sessions.throttle.check(db, row.email_key, null);
+    await this.sessions.throttle.check(db, row.email_key, null, 'password-check');
     if (!(await verifyPassword(row.password_hash, password))) {
       await this.sessions.throttle.failed(db, row.email_key, null);
-      throw new DomainError('invalid_credentials', 'The password is incorrect.');
+      throw new DomainError(
+        'invalid_credentials',
+        `The password is incorrect. ${this.sessions.throttle.wrongPasswordCost()}`,
+      );
     }
   }
 

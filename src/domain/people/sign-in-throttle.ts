@@ -18,13 +18,23 @@ export interface ThrottleLimits {
 
 export const DEFAULT_THROTTLE: ThrottleLimits = { perAccount: 5, perAddress: 20, windowMs: 15 * 60_000 };
 
-/** 429 with the seconds until the oldest counted failure leaves the window (for `Retry-After`). */
+const minutesText = (minutes: number) => `${minutes} minute${minutes === 1 ? '' : 's'}`;
+
+/**
+ * 429 with the seconds until the oldest counted failure leaves the window (for `Retry-After`). A
+ * password check (before revealing a key) counts against the same account as sign-in, and says so.
+ */
 export class ThrottledError extends DomainError {
-  constructor(readonly retryAfterSeconds: number) {
-    const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+  constructor(
+    readonly retryAfterSeconds: number,
+    during: 'sign-in' | 'password-check' = 'sign-in',
+  ) {
+    const minutes = minutesText(Math.max(1, Math.ceil(retryAfterSeconds / 60)));
     super(
       'rate_limited',
-      `Too many sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+      during === 'sign-in'
+        ? `Too many sign-in attempts. Try again in ${minutes}.`
+        : `Too many wrong passwords: revealing keys and signing in to your account are refused for ${minutes}.`,
     );
   }
 }
@@ -40,7 +50,18 @@ export class SignInThrottle {
     private readonly limits: ThrottleLimits = DEFAULT_THROTTLE,
   ) {}
 
-  async check(db: Executor, account: string, address: string | null): Promise<void> {
+  /** What a wrong password costs, for a password check's answer (the Reveal dialog shows it). */
+  wrongPasswordCost(): string {
+    const window = minutesText(Math.round(this.limits.windowMs / 60_000));
+    return `After ${this.limits.perAccount} wrong passwords within ${window}, revealing keys and signing in to your account are refused for up to ${window}.`;
+  }
+
+  async check(
+    db: Executor,
+    account: string,
+    address: string | null,
+    during: 'sign-in' | 'password-check' = 'sign-in',
+  ): Promise<void> {
     const now = this.clock.now();
     const since = new Date(now - this.limits.windowMs).toISOString();
     const subjects: Array<[string, number]> = [[`account:${account}`, this.limits.perAccount]];
@@ -52,7 +73,7 @@ export class SignInThrottle {
         retryAfterMs = Math.max(retryAfterMs, Date.parse(oldest) + this.limits.windowMs - now);
       }
     }
-    if (retryAfterMs > 0) throw new ThrottledError(Math.max(1, Math.ceil(retryAfterMs / 1000)));
+    if (retryAfterMs > 0) throw new ThrottledError(Math.max(1, Math.ceil(retryAfterMs / 1000)), during);
   }
 
   async failed(db: Executor, account: string, address: string | null): Promise<void> {

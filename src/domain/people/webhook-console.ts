@@ -1,6 +1,14 @@
 import { findApiKeyById } from '../../db/repositories/api-keys.js';
 import type { DeliveryWithType } from '../../db/repositories/deliveries.js';
-import { attemptsOf, deliveriesOf, lastDeliveries } from '../../db/repositories/settings-console.js';
+import {
+  attemptsOf,
+  type DeliveryEventRow,
+  deliveriesOf,
+  deliveryEvents,
+  firstDeliveries,
+  lastDeliveries,
+  taskNames,
+} from '../../db/repositories/settings-console.js';
 import { findWebhook, listWebhooks } from '../../db/repositories/webhooks.js';
 import type { DeliveryAttemptRow } from '../../db/schema.js';
 import { WEBHOOK_EVENT_TYPES } from '../../schemas/events.js';
@@ -43,6 +51,29 @@ export interface ConsoleDelivery {
   lastAttemptAt: string | null;
   nextAttemptAt: string | null;
   attempts: ConsoleAttempt[];
+  /** The board the event happened on (null for a ping); `name` is null once the board is deleted. */
+  board: { id: string; name: string | null } | null;
+  /** What the event is about on that board: a task (with its title now, null once deleted) or a lane. */
+  subject:
+    | { type: 'task'; id: string; shortId: string | null; title: string | null }
+    | { type: 'lane'; id: string; name: string | null }
+    | null;
+  /** For a redelivery: the id of the event's first delivery to this webhook, which it repeats. */
+  repeats: string | null;
+}
+
+/** Where each listed delivery's event happened and whether it repeats an earlier delivery. */
+interface DeliveryContext {
+  events: Map<string, DeliveryEventRow & { data: EventData }>;
+  tasks: Map<string, { short_id: string; title: string }>;
+  firsts: Map<string, string>;
+}
+
+interface EventData {
+  task_id?: string;
+  title?: string;
+  lane_id?: string;
+  name?: string;
 }
 
 /**
@@ -93,13 +124,31 @@ export class WebhookConsole {
       db,
       deliveries.map((d) => d.id),
     );
+    const context = await this.context(id, deliveries);
     const { recent_deliveries: _recent, ...hook } = detail;
     return {
       ...hook,
       apiKey: await this.keyRef(keyId),
       lastDelivery: summary(deliveries[0]),
-      deliveries: deliveries.map((d) => toConsoleDelivery(d, attempts)),
+      deliveries: deliveries.map((d) => toConsoleDelivery(d, attempts, context)),
     };
+  }
+
+  /** Three set-based reads for the whole page: events with board names, tasks, first deliveries. */
+  private async context(webhookId: string, deliveries: DeliveryWithType[]): Promise<DeliveryContext> {
+    const db = this.deps.database.kysely;
+    const eventIds = [...new Set(deliveries.map((d) => d.event_id))];
+    const events = new Map(
+      (await deliveryEvents(db, eventIds)).map((row) => {
+        const parsed = JSON.parse(row.payload) as { data?: EventData };
+        return [row.id, { ...row, data: parsed.data ?? {} }] as const;
+      }),
+    );
+    const taskIds = [
+      ...new Set([...events.values()].flatMap((e) => (e.data.task_id ? [e.data.task_id] : []))),
+    ];
+    const tasks = new Map((await taskNames(db, taskIds)).map((t) => [t.id, t]));
+    return { events, tasks, firsts: await firstDeliveries(db, webhookId, eventIds) };
   }
 
   private async keyRef(keyId: string): Promise<ConsoleWebhook['apiKey']> {
@@ -126,8 +175,32 @@ function summary(row: DeliveryWithType | undefined): ConsoleWebhook['lastDeliver
   };
 }
 
-function toConsoleDelivery(row: DeliveryWithType, attempts: DeliveryAttemptRow[]): ConsoleDelivery {
+function subjectOf(event: DeliveryEventRow & { data: EventData }, context: DeliveryContext) {
+  const { task_id, lane_id } = event.data;
+  if (task_id) {
+    const task = context.tasks.get(task_id);
+    return {
+      type: 'task' as const,
+      id: task_id,
+      shortId: task?.short_id ?? null,
+      title: task?.title ?? event.data.title ?? null,
+    };
+  }
+  if (lane_id) return { type: 'lane' as const, id: lane_id, name: event.data.name ?? null };
+  return null;
+}
+
+function toConsoleDelivery(
+  row: DeliveryWithType,
+  attempts: DeliveryAttemptRow[],
+  context: DeliveryContext,
+): ConsoleDelivery {
+  const event = context.events.get(row.event_id);
+  const first = context.firsts.get(row.event_id);
   return {
+    board: event?.board_id ? { id: event.board_id, name: event.board_name } : null,
+    subject: event ? subjectOf(event, context) : null,
+    repeats: first && first !== row.id ? first : null,
     id: row.id,
     eventId: row.event_id,
     eventType: row.event_type,

@@ -40,6 +40,15 @@ export interface Delivery {
   lastAttemptAt: string | null;
   nextAttemptAt: string | null;
   attempts: Attempt[];
+  /** The event's board (null for a ping); `name` is null once the board is deleted. */
+  board: { id: string; name: string | null } | null;
+  /** What the event is about: a task (title null once deleted) or a lane. */
+  subject:
+    | { type: 'task'; id: string; shortId: string | null; title: string | null }
+    | { type: 'lane'; id: string; name: string | null }
+    | null;
+  /** For a redelivery: the delivery it repeats (the event's first delivery to this webhook). */
+  repeats: string | null;
 }
 
 export type WebhookDetail = Webhook & { deliveries: Delivery[] };

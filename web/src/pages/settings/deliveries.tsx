@@ -30,6 +30,25 @@ function AttemptList({ delivery }: { delivery: Delivery }) {
   );
 }
 
+/** Where the delivery's event happened: "Roadmap › abc123 Fix the login bug", or the lane, or nothing (a ping). */
+function EventPlace({ delivery }: { delivery: Delivery }) {
+  const { board, subject } = delivery;
+  if (!board) return null;
+  const boardName = board.name ?? 'a deleted board';
+  let what: string | null = null;
+  if (subject?.type === 'task') {
+    what = subject.title === null ? 'a deleted task' : `${subject.shortId ?? ''} ${subject.title}`.trim();
+  } else if (subject?.type === 'lane') {
+    what = `lane ${subject.name ?? '(deleted)'}`;
+  }
+  return (
+    <p className="min-w-0 text-sm text-zinc-800 dark:text-zinc-200">
+      <span className="font-medium">{boardName}</span>
+      {what && <span> › {what}</span>}
+    </p>
+  );
+}
+
 /** One tab of the delivery log: each delivery with its attempts, the next attempt, and Redeliver. */
 export function DeliveryLog({ webhookId, deliveries }: { webhookId: string; deliveries: Delivery[] }) {
   const redeliver = useRedeliver(webhookId);
@@ -40,13 +59,14 @@ export function DeliveryLog({ webhookId, deliveries }: { webhookId: string; deli
         <li
           key={delivery.id}
           className="space-y-2 rounded-lg border border-zinc-200 p-3 dark:border-zinc-800"
-          aria-label={`${delivery.eventType} delivery`}
+          aria-label={`${delivery.eventType} delivery${delivery.subject?.type === 'task' && delivery.subject.title ? ` for ${delivery.subject.title}` : ''}`}
         >
           <div className="flex flex-wrap items-center gap-2">
             <DeliveryBadge status={delivery.status} />
             <code className="text-sm">{delivery.eventType}</code>
             <span className="text-xs text-zinc-600 dark:text-zinc-400">
               <Time iso={delivery.createdAt} /> · {delivery.id}
+              {delivery.repeats && <> · redelivery of {delivery.repeats}</>}
             </span>
             <Button
               variant="ghost"
@@ -63,6 +83,7 @@ export function DeliveryLog({ webhookId, deliveries }: { webhookId: string; deli
               <RotateCcw aria-hidden className="size-4" /> Redeliver
             </Button>
           </div>
+          <EventPlace delivery={delivery} />
           {delivery.nextAttemptAt && (
             <p className="text-xs text-zinc-700 dark:text-zinc-300">
               Next attempt <Time iso={delivery.nextAttemptAt} />

@@ -98,7 +98,7 @@ export function RevealKeyDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose: 
       open
       onOpenChange={(open) => !open && onClose()}
       title={`Reveal “${apiKey.name}”`}
-      description="Confirm your password. Every reveal is recorded and shown on the key."
+      description="Confirm your password. Every reveal is recorded and shown on the key. Wrong passwords count with failed sign-ins: too many lock your account out for a while."
     >
       {reveal.data ? (
         <>

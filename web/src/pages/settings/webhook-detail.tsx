@@ -67,7 +67,9 @@ export default function WebhookDetailPage() {
                 toggle.mutate(!hook.active, {
                   onSuccess: (updated) =>
                     toast.success(
-                      updated.active ? 'Webhook resumed' : 'Webhook paused: new events are not queued',
+                      updated.active
+                        ? 'Webhook resumed'
+                        : 'Webhook paused: events are dropped until you resume it',
                     ),
                   onError,
                 })
@@ -120,6 +122,15 @@ export default function WebhookDetailPage() {
           </dd>
         </div>
       </dl>
+      {!hook.active && (
+        <p
+          role="note"
+          className="mb-6 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
+        >
+          This webhook is paused: events that happen while it is paused are dropped and are not sent later,
+          even after you resume it. Deliveries already pending wait and are sent once it is resumed.
+        </p>
+      )}
       <h2 className="mb-2 font-semibold">Deliveries</h2>
       <Tabs.Root value={tab} onValueChange={(value) => setTab(value as DeliveryStatus)}>
         <Tabs.List
