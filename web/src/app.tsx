@@ -18,6 +18,7 @@ const KeysPage = lazy(() => import('./pages/settings/keys'));
 const WebhooksPage = lazy(() => import('./pages/settings/webhooks'));
 const WebhookDetailPage = lazy(() => import('./pages/settings/webhook-detail'));
 const PeoplePage = lazy(() => import('./pages/settings/people'));
+const AgentsPage = lazy(() => import('./pages/settings/agents'));
 const NotFoundPage = lazy(() => import('./pages/not-found'));
 
 /** Pages for a signed-in person; otherwise setup (nobody exists yet) or sign-in, coming back here after. */
@@ -85,6 +86,14 @@ export function App() {
                 element={
                   <RequireAdmin>
                     <PeoplePage />
+                  </RequireAdmin>
+                }
+              />
+              <Route
+                path="agents"
+                element={
+                  <RequireAdmin>
+                    <AgentsPage />
                   </RequireAdmin>
                 }
               />

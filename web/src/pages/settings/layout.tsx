@@ -5,7 +5,7 @@ import { isAdmin, useSession } from '../../api/session';
 const LINK =
   'block rounded-md px-3 py-1.5 text-sm text-zinc-700 hover:bg-zinc-100 aria-[current=page]:bg-zinc-100 aria-[current=page]:font-medium aria-[current=page]:text-zinc-900 dark:text-zinc-300 dark:hover:bg-zinc-800 dark:aria-[current=page]:bg-zinc-800 dark:aria-[current=page]:text-white';
 
-/** Settings: a side menu (a row on phones); Webhooks and People only for owners and admins. */
+/** Settings: a side menu (a row on phones); Webhooks, People and Agents only for owners and admins. */
 export default function SettingsLayout() {
   const { data: user } = useSession();
   return (
@@ -27,6 +27,11 @@ export default function SettingsLayout() {
               <li>
                 <NavLink to="/settings/people" className={LINK}>
                   People
+                </NavLink>
+              </li>
+              <li>
+                <NavLink to="/settings/agents" className={LINK}>
+                  Agents
                 </NavLink>
               </li>
             </>
