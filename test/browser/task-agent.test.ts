@@ -157,4 +157,33 @@ describe('an agent’s task in the browser', { timeout: 60_000 }, () => {
     await screenshot(page, 'task-agent-turns');
     await expectAccessible(page, 'task page with turns');
   });
+
+  it('opens the conversation on the source that has turns, each turn badged with its source', async () => {
+    const copilotTask = await world.ext('POST', `/boards/${boardId}/tasks`, {
+      title: 'Copilot only',
+      laneId,
+    });
+    const { data } = (await copilotTask.json()) as { data: { id: string } };
+    const at = new Date(Date.UTC(2026, 10, 24, 9, 0, 0)).toISOString();
+    const posted = await world.ext('POST', `/boards/${boardId}/tasks/${data.id}/turns`, {
+      turns: [
+        {
+          source: 'copilot',
+          sourceId: 'c1',
+          role: 'assistant',
+          content: 'Renamed the helper.',
+          capturedAt: at,
+        },
+      ],
+    });
+    expect(posted.status).toBe(201);
+    await page.goto(`/boards/${boardId}/tasks/${data.id}`);
+    const turn = page.getByRole('listitem').filter({ hasText: 'Renamed the helper.' });
+    await turn.getByText('Copilot', { exact: true }).waitFor();
+    expect(await page.getByRole('radio', { name: 'Copilot' }).isChecked()).toBe(true);
+    // Claude stays one click away, and says it has nothing.
+    await page.getByRole('radio', { name: 'Claude' }).check();
+    await page.getByText('No captured turns from Claude').waitFor();
+    await expectAccessible(page, 'task page, Copilot turns');
+  });
 });

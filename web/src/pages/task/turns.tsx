@@ -1,12 +1,23 @@
 import { Bot, User } from 'lucide-react';
 import { useState } from 'react';
 import { type TurnSourceName, useTurns } from '../../api/turns';
-import { Button, ErrorState, Loading, Time } from '../../components/ui';
+import { Badge, Button, ErrorState, Loading, Time } from '../../components/ui';
 
-/** The agents' conversation on the task: one timeline per source, tool-only turns folded to a line. */
+const SOURCE_NAMES: Record<TurnSourceName, string> = { claude: 'Claude', copilot: 'Copilot' };
+
+/**
+ * The agents' conversation on the task: one timeline per source, tool-only turns folded to a line,
+ * each turn badged with its source. Both sources' first pages are read, and the view opens on the one
+ * that has turns (Claude when both do) until the person picks one.
+ */
 export function Turns({ boardId, taskId }: { boardId: string; taskId: string }) {
-  const [source, setSource] = useState<TurnSourceName>('claude');
-  const turns = useTurns(boardId, taskId, source);
+  const [picked, setPicked] = useState<TurnSourceName | null>(null);
+  const claude = useTurns(boardId, taskId, 'claude');
+  const copilot = useTurns(boardId, taskId, 'copilot');
+  const has = (query: typeof claude) => (query.data?.pages[0]?.data.length ?? 0) > 0;
+  const source: TurnSourceName = picked ?? (has(claude) || !has(copilot) ? 'claude' : 'copilot');
+  const setSource = setPicked;
+  const turns = source === 'claude' ? claude : copilot;
   const all = turns.data?.pages.flatMap((page) => page.data) ?? [];
   return (
     <section aria-labelledby="turns-heading" className="space-y-3">
@@ -24,17 +35,16 @@ export function Turns({ boardId, taskId }: { boardId: string; taskId: string }) 
                 checked={source === name}
                 onChange={() => setSource(name)}
               />
-              {name === 'claude' ? 'Claude' : 'Copilot'}
+              {SOURCE_NAMES[name]}
             </label>
           ))}
         </fieldset>
       </div>
-      {turns.isPending && <Loading label="Loading turns…" />}
+      {(claude.isPending || copilot.isPending) && <Loading label="Loading turns…" />}
       {turns.isError && <ErrorState error={turns.error} onRetry={() => turns.refetch()} />}
-      {turns.isSuccess && all.length === 0 && (
+      {claude.isSuccess && copilot.isSuccess && all.length === 0 && (
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          No captured turns from {source === 'claude' ? 'Claude' : 'Copilot'} (see docs/agents.md to capture
-          them).
+          No captured turns from {SOURCE_NAMES[source]} (see docs/agents.md to capture them).
         </p>
       )}
       <ol className="space-y-2">
@@ -43,7 +53,8 @@ export function Turns({ boardId, taskId }: { boardId: string; taskId: string }) 
             <li key={turn.id} className="text-xs text-zinc-600 dark:text-zinc-400">
               <details>
                 <summary className="cursor-pointer truncate">
-                  Tool use · <Time iso={turn.capturedAt} /> · {turn.content.split('\n')[0]}
+                  <Badge tone="accent">{SOURCE_NAMES[turn.source]}</Badge> Tool use ·{' '}
+                  <Time iso={turn.capturedAt} /> · {turn.content.split('\n')[0]}
                 </summary>
                 <pre className="mt-1 whitespace-pre-wrap break-words font-mono">{turn.content}</pre>
               </details>
@@ -60,6 +71,7 @@ export function Turns({ boardId, taskId }: { boardId: string; taskId: string }) 
                   <Bot aria-hidden className="size-3.5" />
                 )}
                 <span className="font-medium">{turn.role === 'user' ? 'Person' : 'Assistant'}</span>
+                <Badge tone="accent">{SOURCE_NAMES[turn.source]}</Badge>
                 <Time iso={turn.capturedAt} />
               </p>
               <p className="whitespace-pre-wrap break-words">{turn.content}</p>
