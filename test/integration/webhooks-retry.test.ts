@@ -110,10 +110,12 @@ describeEachDialect('webhook retries and time-outs in real time', (dialect) => {
     await t.request(key, 'POST', `${API}/webhooks/${hook.id}/ping`);
     const [a, b, c] = await receiver.waitFor(3, (r) => r.path === '/flaky');
     if (!a || !b || !c) throw new Error('missing attempts');
+    // Never before the delay; after it by no more than a busy machine's scheduling (the upper bounds
+    // only catch a retry that waited for something else, such as a much longer schedule).
     expect(b.receivedAt - a.receivedAt).toBeGreaterThanOrEqual(140);
-    expect(b.receivedAt - a.receivedAt).toBeLessThan(1500);
+    expect(b.receivedAt - a.receivedAt).toBeLessThan(10_000);
     expect(c.receivedAt - b.receivedAt).toBeGreaterThanOrEqual(290);
-    expect(c.receivedAt - b.receivedAt).toBeLessThan(1700);
+    expect(c.receivedAt - b.receivedAt).toBeLessThan(10_000);
     const ids = new Set([a, b, c].map((r) => r.headers['x-service-delivery']));
     expect(ids.size).toBe(1);
     const delivered = await until(async () => {
