@@ -2,6 +2,7 @@ import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@ta
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
+import { prefetchBoardOf } from './api/boards';
 import { ApiError } from './api/client';
 import { sessionKeys } from './api/session';
 import { App } from './app';
@@ -25,6 +26,8 @@ const queryClient: QueryClient = new QueryClient({
     },
   },
 });
+
+prefetchBoardOf(queryClient, window.location.pathname);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');
