@@ -93,14 +93,10 @@ describeEachDialect('webhook retries on the specified schedule', (dialect) => {
   });
 });
 
-describeEachDialect('webhook retries and time-outs in real time', (dialect) => {
+describeEachDialect('webhook retries in real time', (dialect) => {
   const receiver = useReceiver();
-  const t = useWebhookApp(dialect, {
-    retryDelaysMs: [150, 300],
-    timeoutMs: 300,
-    maxConcurrency: 6,
-    perHostConcurrency: 3,
-  });
+  // Attempts time out only after 10 s, so a busy machine's slow answer is not a failed attempt.
+  const t = useWebhookApp(dialect, { retryDelaysMs: [150, 300], timeoutMs: 10_000 });
   it('waits the configured delays between attempts, and succeeds when the receiver recovers', async () => {
     const { key } = await t.createKey('all');
     let calls = 0;
@@ -131,7 +127,16 @@ describeEachDialect('webhook retries and time-outs in real time', (dialect) => {
     await t.whenIdle();
     expect(receiver.on('/flaky')).toHaveLength(3);
   });
+});
 
+describeEachDialect('webhook time-outs and connection errors in real time', (dialect) => {
+  const receiver = useReceiver();
+  const t = useWebhookApp(dialect, {
+    retryDelaysMs: [150, 300],
+    timeoutMs: 300,
+    maxConcurrency: 6,
+    perHostConcurrency: 3,
+  });
   it('counts no answer within the time-out as a failed attempt, and fails after the last one', async () => {
     const { key } = await t.createKey('all');
     receiver.reply = (r) => (r.path === '/slow' ? { status: 200, delayMs: 2000 } : { status: 204 });
