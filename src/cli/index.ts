@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { registerAgentsCommand } from './agents-command.js';
 import { registerCaptureCommand } from './capture-command.js';
 import { CliFailure } from './failure.js';
 import { registerKeysCommand } from './keys-command.js';
@@ -53,6 +54,7 @@ function buildProgram(): Command {
 
   registerKeysCommand(program, withContext);
   registerUsersCommand(program, withContext);
+  registerAgentsCommand(program, withContext);
   registerCaptureCommand(program);
   registerMcpCommand(program);
   return program;

@@ -32,12 +32,13 @@ export function registerKeysCommand(program: Command, withContext: WithContext):
     .command('create')
     .description('Create an API key with all-boards access or per-board grants')
     .requiredOption('--name <name>', 'a name that says who uses the key')
+    .option('--agent <agentId>', 'the key acts as this agent (agt_...)')
     .option('--all-boards', 'grant edit access to every board')
     .option('--grant <board:permission>', 'grant BOARD_ID:read or BOARD_ID:edit (repeatable)', parseGrant, [])
     .option('--json', 'print the result as JSON')
     .action(
       async (
-        options: { name: string; allBoards?: boolean; grant: BoardGrant[]; json?: boolean },
+        options: { name: string; agent?: string; allBoards?: boolean; grant: BoardGrant[]; json?: boolean },
         command: Command,
       ) => {
         if (options.allBoards === true && options.grant.length > 0) {
@@ -53,6 +54,7 @@ export function registerKeysCommand(program: Command, withContext: WithContext):
             name: options.name,
             allBoards: options.allBoards === true,
             grants: options.grant,
+            ...(options.agent === undefined ? {} : { agentId: options.agent }),
           }),
         );
         if (options.json) print(JSON.stringify(created));
