@@ -29,8 +29,9 @@ describe.each(DIALECTS)('asset and reaction events ($dialect)', ({ dialect, skip
 
   describe.skipIf(skip)('', () => {
     it('go only to active ["*"] webhooks of keys with a grant, only for external-API changes', async () => {
-      const { key } = await t.createKey('all');
+      const { key, id: keyId } = await t.createKey('all');
       const board = await t.createBoard(key);
+      const actor = { type: 'key', id: keyId, name: 'test' };
       const elsewhere = (await t.createKey({})).key; // a grant on another board only
       await t.createWebhook(key, receiver.url('/star'), ['*']);
       await t.createWebhook(key, receiver.url('/listed'), ['comment.created', 'task.deleted']);
@@ -87,6 +88,7 @@ describe.each(DIALECTS)('asset and reaction events ($dialect)', ({ dialect, skip
           id: expect.stringMatching(/^evt_/),
           type: 'asset.created',
           timestamp: expect.any(String),
+          actor,
           data: {
             board_id: board,
             task_id: task.id,
@@ -97,18 +99,21 @@ describe.each(DIALECTS)('asset and reaction events ($dialect)', ({ dialect, skip
           id: expect.stringMatching(/^evt_/),
           type: 'asset.deleted',
           timestamp: expect.any(String),
+          actor,
           data: { board_id: board, task_id: task.id, asset_id: asset.id },
         },
         {
           id: expect.stringMatching(/^evt_/),
           type: 'reaction.created',
           timestamp: expect.any(String),
+          actor,
           data: { board_id: board, task_id: task.id, comment_id: comment.id, content: 'rocket' },
         },
         {
           id: expect.stringMatching(/^evt_/),
           type: 'reaction.deleted',
           timestamp: expect.any(String),
+          actor,
           data: { board_id: board, task_id: task.id, comment_id: comment.id, content: 'rocket' },
         },
       ]);
