@@ -1,7 +1,8 @@
 // CLI start-up: time from spawn to exit of `laneboard --help` and of a `laneboard capture claude` run
 // with nothing new to send (its transcript was sent up to the end), median of BENCH_RUNS runs each,
 // against `node -e 0` measured in the same run, and (through GNU time) the CPU time of each. Targets (issue 25): < 300 ms for both, on an idle
-// machine. `npx laneboard --help` (npm's own start-up on top) is printed for information
+// machine. For information: `laneboard keys list` on an empty SQLite database (migrated first), and
+// `laneboard mcp` with its stdin closed (it starts, serves nothing, exits). `npx laneboard --help` (npm's own start-up on top) is printed for information
 // (BENCH_NPX_RUNS=0 leaves it out).
 //
 //   npx tsc -p tsconfig.build.json && node bench/cli-start.mjs       # BENCH_RUNS=15 by default
@@ -77,6 +78,9 @@ function median(values) {
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-cli-start-'));
 try {
   const { transcript, stateDir } = await sentTranscript(dir);
+  const keysEnv = env({ LANEBOARD_DATA_DIR: path.join(dir, 'data') });
+  timeRun(process.execPath, [BIN, 'migrate'], { env: keysEnv });
+  const mcpEnv = env({ LANEBOARD_URL: 'http://127.0.0.1:9', LANEBOARD_API_KEY: 'ak_bench' });
   const captureEnv = env({
     // Never called: there is nothing to send.
     LANEBOARD_URL: 'http://127.0.0.1:9',
@@ -107,6 +111,16 @@ try {
       runs: RUNS,
       target: true,
       run: () => timeRun(process.execPath, [BIN, 'capture', 'claude'], { env: captureEnv, input: hook }),
+    },
+    {
+      name: 'laneboard keys list (information)',
+      runs: RUNS,
+      run: () => timeRun(process.execPath, [BIN, 'keys', 'list'], { env: keysEnv }),
+    },
+    {
+      name: 'laneboard mcp, stdin closed (information)',
+      runs: RUNS,
+      run: () => timeRun(process.execPath, [BIN, 'mcp'], { env: mcpEnv, input: '' }),
     },
     {
       name: 'npx laneboard --help (information)',

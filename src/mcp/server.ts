@@ -8,7 +8,6 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ValidateFunction } from 'ajv';
-import { compileBodyValidator, describeValidationError } from '../schemas/validation.js';
 import type { ExternalApi } from './external-api.js';
 import { PRIORITY_HINT } from './schemas.js';
 import { type ToolContext, type ToolDefinition, ToolError } from './tool.js';
@@ -20,10 +19,10 @@ const INSTRUCTIONS =
   'Laneboard task board. Refer to tasks by shortId and to boards and lanes by name. Lists are paged: ' +
   'follow `more` cursors. Write tools take an optional idempotencyKey: reuse it when retrying.';
 
-interface CompiledTool {
+interface ServedTool {
   definition: ToolDefinition;
-  validate: ValidateFunction;
-  listing: Tool;
+  /** Compiled on the tool's first call: compiling all of them cost every `laneboard mcp` start. */
+  validate?: ValidateFunction;
 }
 
 /** Plain JSON Schema (TypeBox's symbols dropped), as `tools/list` sends it. */
@@ -31,21 +30,13 @@ function jsonSchema(schema: object): Tool['inputSchema'] {
   return JSON.parse(JSON.stringify(schema)) as Tool['inputSchema'];
 }
 
-const compiled: Map<string, CompiledTool> = new Map(
-  TOOLS.map((definition) => [
-    definition.name,
-    {
-      definition,
-      validate: compileBodyValidator(definition.input),
-      listing: {
-        name: definition.name,
-        description: definition.description,
-        inputSchema: jsonSchema(definition.input),
-        annotations: definition.readOnly ? { readOnlyHint: true } : { readOnlyHint: false },
-      },
-    },
-  ]),
-);
+const served: Map<string, ServedTool> = new Map(TOOLS.map((definition) => [definition.name, { definition }]));
+
+// The validator (Ajv, its formats and our keywords) is loaded with the first tool call, not at start.
+let validation: Promise<typeof import('../schemas/validation.js')> | null = null;
+const loadValidation = () => (validation ??= import('../schemas/validation.js'));
+
+let listing: Tool[] | null = null;
 
 function errorResult(code: string, message: string, hint?: string): CallToolResult {
   return {
@@ -61,10 +52,12 @@ export async function callTool(
   args: Record<string, unknown> | undefined,
   ctx: ToolContext,
 ): Promise<CallToolResult> {
-  const tool = compiled.get(name);
+  const tool = served.get(name);
   if (!tool) {
     throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${name}. Call tools/list for the tools.`);
   }
+  const { compileBodyValidator, describeValidationError } = await loadValidation();
+  tool.validate ??= compileBodyValidator(tool.definition.input);
   // Ajv fills defaults into the object it checks: give it a copy.
   const input: Record<string, unknown> = structuredClone(args ?? {});
   if (!tool.validate(input)) {
@@ -92,8 +85,15 @@ export async function callTool(
   }
 }
 
+/** The tools as `tools/list` sends them (built on the first listing). */
 export function listTools(): Tool[] {
-  return [...compiled.values()].map((t) => t.listing);
+  listing ??= TOOLS.map((definition) => ({
+    name: definition.name,
+    description: definition.description,
+    inputSchema: jsonSchema(definition.input),
+    annotations: definition.readOnly ? { readOnlyHint: true } : { readOnlyHint: false },
+  }));
+  return [...listing];
 }
 
 /** An MCP server (SDK v1 low-level `Server`) whose tools act through `api` as the calling key. */
