@@ -86,10 +86,10 @@ describe('MCP tool schemas', () => {
     expect(size / 4).toBeLessThan(6000);
   });
 
-  it('offers 12 to 15 tools, each with a description and an object input schema', () => {
+  it('offers 12 to 16 tools, each with a description and an object input schema', () => {
     const tools = listTools();
     expect(tools.length).toBeGreaterThanOrEqual(12);
-    expect(tools.length).toBeLessThanOrEqual(15);
+    expect(tools.length).toBeLessThanOrEqual(16);
     for (const tool of tools) {
       expect(tool.description?.length).toBeGreaterThan(10);
       expect(tool.inputSchema.type).toBe('object');

@@ -1,5 +1,6 @@
 import type { ToolDefinition } from '../tool.js';
 import { findBoards, listLanes } from './boards.js';
+import { claimNextTask } from './claiming.js';
 import { addComment, react } from './comments.js';
 import { findTasks, getTask } from './task-reads.js';
 import { archiveTask, createTask, moveTask, updateTask } from './task-writes.js';
@@ -15,6 +16,7 @@ export const TOOLS: ToolDefinition[] = [
   createTask,
   updateTask,
   moveTask,
+  claimNextTask,
   archiveTask,
   addComment,
   react,

@@ -32,6 +32,13 @@ export const findTasks = defineTool({
       lane: Type.Optional(
         Type.String({ minLength: 1, maxLength: 200, description: 'Lane name or id (needs board)' }),
       ),
+      assignee: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 100,
+          description: '"me" or a member id: tasks assigned to them',
+        }),
+      ),
       includeArchived: Type.Optional(Type.Boolean()),
       limit: Limit,
       cursor: Cursor,
@@ -50,6 +57,7 @@ export const findTasks = defineTool({
       const query = new URLSearchParams();
       if (lane) query.set('laneId', lane.id);
       if (args.includeArchived) query.set('includeArchived', 'true');
+      if (args.assignee !== undefined) query.set('assignee', args.assignee);
       const path = `${boardPath(board.id, 'tasks')}?${query}`;
       const tasks = (await callApi<{ data: TaskSummary[] }>(ctx, { method: 'GET', path })).data;
       for (const task of tasks) if (matches(task, words)) found.push({ task, board });

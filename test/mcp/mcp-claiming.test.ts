@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_OPERATOR as OPERATOR } from '../../src/domain/actor.js';
+import { ensureBuilt } from '../support/built-server.js';
+import { DIALECTS } from '../support/database.js';
+import { buildTestApp, type TestApp } from '../support/test-app.js';
+import { connect, listen, type McpSession, TRANSPORTS, type TransportKind } from './mcp-clients.js';
+
+// The stdio transport runs the built CLI; building can take a while on a busy machine.
+beforeAll(() => ensureBuilt(), 180_000);
+
+const API = '/api/ext/v1';
+
+describe.each(DIALECTS)('MCP claiming and assignee filter ($dialect)', ({ dialect, skip }) => {
+  let t: TestApp;
+  let baseUrl: string;
+  const sessions: McpSession[] = [];
+
+  beforeAll(async () => {
+    if (skip) return;
+    t = await buildTestApp(dialect);
+    baseUrl = await listen(t.app);
+  });
+  afterAll(async () => {
+    for (const session of sessions) await session.close();
+    await t?.close();
+  });
+
+  describe.skipIf(skip).each(TRANSPORTS)('over %s', (transport: TransportKind) => {
+    it('an agent claims the next task of a lane by name with a move, finds it with assignee "me", and hears "no task left"', async () => {
+      const agent = await t.services.agents.createAgent(OPERATOR, { name: `Claimer ${transport}` });
+      const { key } = await t.services.apiKeys.createKey(OPERATOR, {
+        name: 'agent key',
+        allBoards: true,
+        grants: [],
+        agentId: agent.id,
+      });
+      const session = await connect(transport, baseUrl, key);
+      sessions.push(session);
+
+      const boardId = (await t.request(key, 'POST', `${API}/boards`, { name: `Claims ${transport}` })).json()
+        .data.id as string;
+      const lanes: Record<string, string> = {};
+      for (const lane of ['Todo', 'Doing']) {
+        lanes[lane] = (
+          await t.request(key, 'POST', `${API}/boards/${boardId}/lanes`, { name: lane })
+        ).json().data.id;
+      }
+      const first = (
+        await t.request(key, 'POST', `${API}/boards/${boardId}/tasks`, {
+          title: 'First job',
+          laneId: lanes.Todo,
+        })
+      ).json().data;
+      await t.request(key, 'POST', `${API}/boards/${boardId}/tasks`, {
+        title: 'Other job',
+        laneId: lanes.Todo,
+      });
+
+      const claimed = await session.call('claim_next_task', {
+        board: boardId,
+        lane: 'todo',
+        moveTo: 'Doing',
+      });
+      expect(claimed.isError).toBe(false);
+      expect(claimed.text).toContain(`Claimed ${first.shortId}: First job (moved to "Doing")`);
+      const detail = (await t.request(key, 'GET', `${API}/boards/${boardId}/tasks/${first.id}`)).json().data;
+      expect(detail.laneId).toBe(lanes.Doing);
+      expect(detail.assignees).toEqual([{ id: agent.id, type: 'agent', name: agent.name }]);
+
+      const mine = await session.call('find_tasks', { board: boardId, assignee: 'me' });
+      expect(mine.isError).toBe(false);
+      expect((mine.structured.tasks as Array<{ id: string }>).map((task) => task.id)).toEqual([first.id]);
+
+      // The other task is taken next; then the lane has nothing left, said as text, not as an error.
+      expect((await session.call('claim_next_task', { board: boardId, lane: 'Todo' })).text).toContain(
+        'Other job',
+      );
+      const none = await session.call('claim_next_task', { board: boardId, lane: 'Todo' });
+      expect(none.isError).toBe(false);
+      expect(none.text).toBe('No task left to claim in "Todo": every task there is assigned or archived.');
+    });
+  });
+});
