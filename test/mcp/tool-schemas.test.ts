@@ -1,3 +1,4 @@
+import { countTokens } from 'gpt-tokenizer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTools } from '../../src/mcp/server.js';
 import { TOOLS } from '../../src/mcp/tools/index.js';
@@ -81,9 +82,10 @@ describe('MCP tool schemas', () => {
     }
   });
 
-  it('tools/list stays under 6000 tokens (4 characters per token)', () => {
-    const size = JSON.stringify({ tools: listTools() }).length;
-    expect(size / 4).toBeLessThan(6000);
+  it('tools/list stays under 6000 tokens, counted with a real BPE tokenizer (o200k)', () => {
+    const tokens = countTokens(JSON.stringify({ tools: listTools() }));
+    expect(tokens).toBeGreaterThan(1000);
+    expect(tokens).toBeLessThan(6000);
   });
 
   it('offers 12 to 16 tools, each with a description and an object input schema', () => {
