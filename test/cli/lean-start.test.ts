@@ -62,7 +62,7 @@ describe('what each CLI command loads', () => {
     expect(packages).toEqual(['commander']);
   });
 
-  it('mcp: the MCP server and the schemas, no server code', async () => {
+  it('mcp: the MCP server and the schemas, no server code, HTTP client or validator', async () => {
     // stdin is closed at once: the session ends without a request.
     const { result, ours, packages } = await laneboardLoads(['mcp'], {
       LANEBOARD_URL: 'http://127.0.0.1:9',
@@ -73,6 +73,10 @@ describe('what each CLI command loads', () => {
     expect(ours.filter((file) => SERVER_MODULES.test(file) && !COMMAND_TABLE.test(file))).toEqual([]);
     expect(packages).toContain('@modelcontextprotocol/sdk');
     expect(packages.filter((name) => SERVER_PACKAGES.includes(name))).toEqual([]);
+    // Nothing is called: no HTTP client yet, and no tool's validator compiled (ours is loaded with the
+    // first call).
+    expect(packages).not.toContain('undici');
+    expect(ours).not.toContain('schemas/validation.js');
   });
 
   it('keys list on SQLite: the console runtime; no HTTP or MCP server, dispatcher, live streams, argon2 or pg', async () => {
