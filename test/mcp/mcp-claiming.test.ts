@@ -78,6 +78,25 @@ describe.each(DIALECTS)('MCP claiming and assignee filter ($dialect)', ({ dialec
       const none = await session.call('claim_next_task', { board: boardId, lane: 'Todo' });
       expect(none.isError).toBe(false);
       expect(none.text).toBe('No task left to claim in "Todo": every task there is assigned or archived.');
+
+      // assign_task puts another agent on the task by id, and takes it off again.
+      const helper = await t.services.agents.createAgent(OPERATOR, { name: `Helper ${transport}` });
+      const assigned = await session.call('assign_task', { task: first.shortId, member: helper.id });
+      expect(assigned.isError).toBe(false);
+      expect(assigned.text).toBe(
+        `Assigned ${first.shortId}; assignees now: ${agent.name} (agent), ${helper.name} (agent).`,
+      );
+      const removed = await session.call('assign_task', {
+        task: first.shortId,
+        member: helper.id,
+        unassign: true,
+      });
+      expect(removed.isError).toBe(false);
+      const after = (await t.request(key, 'GET', `${API}/boards/${boardId}/tasks/${first.id}`)).json().data;
+      expect(after.assignees).toEqual([{ id: agent.id, type: 'agent', name: agent.name }]);
+      const unknown = await session.call('assign_task', { task: first.shortId, member: 'agt_nobody' });
+      expect(unknown.isError).toBe(true);
+      expect(unknown.text).toContain('memberId');
     });
   });
 });

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { boardPath, resolveBoard, resolveLane } from '../references.js';
-import { BoardRef, LaneRef } from '../schemas.js';
+import { boardPath, resolveBoard, resolveLane, resolveTask } from '../references.js';
+import { BoardRef, LaneRef, TaskRef } from '../schemas.js';
 import { callApi, defineTool } from '../tool.js';
 
 interface ClaimedTask {
@@ -46,6 +46,44 @@ export const claimNextTask = defineTool({
     return {
       text: `Claimed ${task.shortId}: ${task.title}${moveTo ? ` (moved to "${moveTo.name}")` : ` (in "${lane.name}")`}.`,
       structured: { task },
+    };
+  },
+});
+
+interface AssignedTask {
+  id: string;
+  assignees: Array<{ id: string; type: 'person' | 'agent'; name: string }>;
+}
+
+export const assignTask = defineTool({
+  name: 'assign_task',
+  description:
+    'Assign a person (usr_…) or agent (agt_…) to a task, by member id (the API lists no members by name); unassign: true takes them off.',
+  readOnly: false,
+  input: Type.Object(
+    {
+      task: TaskRef,
+      board: BoardRef,
+      member: Type.String({ minLength: 1, maxLength: 100, description: 'Member id: usr_… or agt_…' }),
+      unassign: Type.Optional(Type.Boolean()),
+    },
+    { additionalProperties: false },
+  ),
+  async run(args, ctx) {
+    const { board, task } = await resolveTask(ctx, args.task, args.board);
+    const path = boardPath(board.id, 'tasks', task.id, 'assignees', args.member);
+    if (args.unassign === true) {
+      await callApi(ctx, { method: 'DELETE', path });
+      return {
+        text: `Unassigned ${args.member} from ${task.shortId}.`,
+        structured: { task: { id: task.id, shortId: task.shortId }, unassigned: args.member },
+      };
+    }
+    const { data } = await callApi<{ data: AssignedTask }>(ctx, { method: 'PUT', path });
+    const names = data.assignees.map((a) => `${a.name} (${a.type})`).join(', ');
+    return {
+      text: `Assigned ${task.shortId}; assignees now: ${names}.`,
+      structured: { task: { ...data, shortId: task.shortId } },
     };
   },
 });

@@ -1,6 +1,6 @@
 import type { ToolDefinition } from '../tool.js';
 import { findBoards, listLanes } from './boards.js';
-import { claimNextTask } from './claiming.js';
+import { assignTask, claimNextTask } from './claiming.js';
 import { addComment, react } from './comments.js';
 import { findTasks, getTask } from './task-reads.js';
 import { archiveTask, createTask, moveTask, updateTask } from './task-writes.js';
@@ -17,6 +17,7 @@ export const TOOLS: ToolDefinition[] = [
   updateTask,
   moveTask,
   claimNextTask,
+  assignTask,
   archiveTask,
   addComment,
   react,
