@@ -85,8 +85,11 @@ describe('Settings › Agents in the browser', { timeout: 90_000 }, () => {
     expect(boards.data.map((board) => board.name)).toEqual(['Roadmap']);
     // The key is the agent's, not the person's who made it.
     const agentKeys = await uiApi(page, 'GET', '/keys');
-    const listed = (agentKeys.body as { data: { name: string; owner: unknown }[] }).data;
-    expect(listed.find((k) => k.name === 'CI runner')?.owner).toBeNull();
+    const listed = (agentKeys.body as { data: { name: string; owner: unknown; agent: unknown }[] }).data;
+    expect(listed.find((k) => k.name === 'CI runner')).toMatchObject({
+      owner: null,
+      agent: { id: expect.stringMatching(/^agt_/), name: expect.any(String) },
+    });
   });
 
   it('reveals the agent’s key again after the password', async () => {

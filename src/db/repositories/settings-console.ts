@@ -9,6 +9,12 @@ export async function ownerNames(db: Executor, userIds: readonly string[]): Prom
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 
+export async function agentNames(db: Executor, agentIds: readonly string[]): Promise<Map<string, string>> {
+  if (agentIds.length === 0) return new Map();
+  const rows = await db.selectFrom('agents').select(['id', 'name']).where('id', 'in', agentIds).execute();
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
 export async function webhookCountsByKey(db: Executor): Promise<Map<string, number>> {
   const rows = await db
     .selectFrom('webhooks')

@@ -1,5 +1,6 @@
 import { findApiKeyById, listApiKeys } from '../../db/repositories/api-keys.js';
 import {
+  agentNames,
   grantsWithBoardNames,
   insertReveal,
   ownerNames,
@@ -29,6 +30,8 @@ export interface KeyListItem {
   name: string;
   prefix: string;
   owner: PersonRef | null;
+  /** The agent the key belongs to (it then acts as the agent); null for people's and the CLI's keys. */
+  agent: PersonRef | null;
   createdAt: string;
   lastUsedAt: string | null;
   allBoards: boolean;
@@ -114,6 +117,7 @@ export class KeyConsole {
     const owners = await ownerNames(db, [
       ...new Set(rows.flatMap((r) => (r.owner_user_id ? [r.owner_user_id] : []))),
     ]);
+    const agents = await agentNames(db, [...new Set(rows.flatMap((r) => (r.agent_id ? [r.agent_id] : [])))]);
     const counts = await webhookCountsByKey(db);
     const grants = await grantsWithBoardNames(db, ids);
     const reveals = await revealsOf(db, ids);
@@ -122,6 +126,7 @@ export class KeyConsole {
       name: row.name,
       prefix: this.deps.secrets.decrypt(row.key_sealed).slice(0, PREFIX_LENGTH),
       owner: row.owner_user_id ? { id: row.owner_user_id, name: owners.get(row.owner_user_id) ?? '' } : null,
+      agent: row.agent_id ? { id: row.agent_id, name: agents.get(row.agent_id) ?? '' } : null,
       createdAt: row.created_at,
       lastUsedAt: row.last_used_at,
       allBoards: row.all_boards === 1,

@@ -25,6 +25,8 @@ export interface ApiKey {
   name: string;
   prefix: string;
   owner: PersonRef | null;
+  /** The agent the key acts as, if it belongs to one. */
+  agent: PersonRef | null;
   createdAt: string;
   lastUsedAt: string | null;
   allBoards: boolean;

@@ -43,7 +43,11 @@ function KeyRow({ apiKey, onAction }: { apiKey: ApiKey; onAction: (action: Actio
       <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-xs text-zinc-600 sm:grid-cols-4 dark:text-zinc-400">
         <div>
           <dt className="inline">Owner: </dt>
-          <dd className="inline">{apiKey.owner?.name ?? 'nobody (made with the CLI)'}</dd>
+          <dd className="inline">
+            {apiKey.agent
+              ? `${apiKey.agent.name} (agent)`
+              : (apiKey.owner?.name ?? 'nobody (made with the CLI)')}
+          </dd>
         </div>
         <div>
           <dt className="inline">Created </dt>
