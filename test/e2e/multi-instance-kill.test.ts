@@ -19,7 +19,9 @@ describe.skipIf(NO_POSTGRES)('two instances on one PostgreSQL database, one kill
   let key: string;
 
   beforeAll(async () => {
-    pair = await startTwoInstances();
+    // B, the survivor, waits for answers far longer than the receiver holds them: on a busy machine its
+    // own time-out would otherwise cut off its held attempts too, and they would pass for A's.
+    pair = await startTwoInstances({ LANEBOARD_WEBHOOK_TIMEOUT: '60s' });
     ({ schema, receiver, a, b, key } = pair as TwoInstances);
   }, 180_000);
   afterAll(() => stopTwoInstances(pair));

@@ -44,8 +44,11 @@ export interface TwoInstances {
   appNames: { a: string; b: string };
 }
 
-/** Instances A and B started at the same moment on an EMPTY schema: they race to apply the migrations. */
-export async function startTwoInstances(): Promise<TwoInstances> {
+/**
+ * Instances A and B started at the same moment on an EMPTY schema: they race to apply the migrations.
+ * `envB` adds to B's environment only.
+ */
+export async function startTwoInstances(envB: Record<string, string> = {}): Promise<TwoInstances> {
   ensureBuilt();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-e2e-'));
   const receiver = await AttemptRecorder.start();
@@ -67,6 +70,7 @@ export async function startTwoInstances(): Promise<TwoInstances> {
         ...env,
         PORT: String(await freePort()),
         DATABASE_URL: schema.url({ application_name: appNames.b }),
+        ...envB,
       },
     },
   ]);
