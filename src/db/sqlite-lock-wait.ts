@@ -9,18 +9,6 @@ const LOCK_POLL_MS = 0.1;
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
 /**
- * Set (1) while the webhook dispatcher thread's connection is waiting for the write lock
- * (sqlite-side-connection.ts; shared with the thread through workerData). SQLite queues no one: the
- * serving connection, which begins its next transaction microseconds after committing the last, won the
- * lock again and again while the thread polled, and deliveries waited for the burst of requests to end.
- * While this is set, the serving connection's BEGIN lets the thread have the next turn (for at most
- * YIELD_MAX_MS).
- */
-export const SIDE_WRITER_WAITING = new Int32Array(new SharedArrayBuffer(4));
-/** The longest a BEGIN waits for the dispatcher thread to take its turn (it polls every 0.2 ms). */
-const YIELD_MAX_MS = 5;
-
-/**
  * SQLite refused a statement that therefore did nothing, because another connection holds the lock (or
  * is recovering the log): trying it again later is safe. Not SQLITE_BUSY_SNAPSHOT, which mid-transaction
  * means the transaction's snapshot is stale and only a rollback helps.
@@ -88,13 +76,6 @@ class LockWaitingSqliteDriver extends SqliteDriver {
 
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     const wait = new LockWait();
-    if (Atomics.load(SIDE_WRITER_WAITING, 0) === 1) {
-      const until = performance.now() + YIELD_MAX_MS;
-      while (Atomics.load(SIDE_WRITER_WAITING, 0) === 1 && performance.now() < until) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        wait.pause(LOCK_POLL_MS);
-      }
-    }
     for (;;) {
       this.connection.exec(NO_BUSY_WAIT);
       try {

@@ -21,8 +21,7 @@ const BUSY_POLL_MS = 0.2;
  * to the serving connection's checkpointer, this one keeps the same backstop. The file must exist (the
  * server has opened and migrated it).
  */
-export function openSideConnection(file: string, waiting?: SharedArrayBuffer): Database {
-  const waitingFlag = waiting ? new Int32Array(waiting) : null;
+export function openSideConnection(file: string): Database {
   const sqlite = new SqliteDatabase(file, { fileMustExist: true });
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
@@ -31,7 +30,7 @@ export function openSideConnection(file: string, waiting?: SharedArrayBuffer): D
   sqlite.pragma('journal_size_limit = 67108864');
   const polling = {
     close: () => sqlite.close(),
-    prepare: (text: string) => retryingBusy(sqlite.prepare(text), waitingFlag),
+    prepare: (text: string) => retryingBusy(sqlite.prepare(text)),
   } as unknown as SqliteDatabase.Database;
   const statements = withStatementCache(polling);
   const kysely = new Kysely<DB>({ dialect: new SqliteDialect({ database: statements }) });
@@ -50,38 +49,26 @@ export function openSideConnection(file: string, waiting?: SharedArrayBuffer): D
   };
 }
 
-function retryingBusy(
-  statement: SqliteDatabase.Statement,
-  waiting: Int32Array | null,
-): SqliteDatabase.Statement {
+function retryingBusy(statement: SqliteDatabase.Statement): SqliteDatabase.Statement {
   const run = statement.run.bind(statement);
   const all = statement.all.bind(statement);
   const get = statement.get.bind(statement);
-  statement.run = (...params: unknown[]) => whenFree(() => run(...params), waiting);
-  statement.all = (...params: unknown[]) => whenFree(() => all(...params), waiting);
-  statement.get = (...params: unknown[]) => whenFree(() => get(...params), waiting);
+  statement.run = (...params: unknown[]) => whenFree(() => run(...params));
+  statement.all = (...params: unknown[]) => whenFree(() => all(...params));
+  statement.get = (...params: unknown[]) => whenFree(() => get(...params));
   return statement;
 }
 
-/**
- * Runs `work`, trying it again while the lock is taken. While it waits, `waiting` (the serving
- * connection's SIDE_WRITER_WAITING, see sqlite-lock-wait.ts) asks that connection to let it go next.
- */
-function whenFree<T>(work: () => T, waiting: Int32Array | null): T {
+function whenFree<T>(work: () => T): T {
   // Made on the first refusal only: most statements run at once.
   let wait: LockWait | undefined;
-  try {
-    for (;;) {
-      try {
-        return work();
-      } catch (error) {
-        wait ??= new LockWait();
-        wait.refused(error);
-        if (waiting) Atomics.store(waiting, 0, 1);
-        wait.pause(BUSY_POLL_MS);
-      }
+  for (;;) {
+    try {
+      return work();
+    } catch (error) {
+      wait ??= new LockWait();
+      wait.refused(error);
+      wait.pause(BUSY_POLL_MS);
     }
-  } finally {
-    if (wait && waiting) Atomics.store(waiting, 0, 0);
   }
 }

@@ -1,5 +1,4 @@
 import { Worker } from 'node:worker_threads';
-import { SIDE_WRITER_WAITING } from '../db/sqlite-lock-wait.js';
 import { reassertHeapSizing } from '../lib/heap-sizing.js';
 import { loggableError } from '../lib/loggable-error.js';
 import type { DispatcherLog } from './webhook-dispatcher.js';
@@ -34,8 +33,6 @@ export interface DispatcherThreadSettings {
   pollIntervalMs?: number;
   maxConcurrency?: number;
   perHostConcurrency?: number;
-  /** The serving connection's SIDE_WRITER_WAITING (sqlite-lock-wait.ts): the thread sets it while it waits for the write lock. */
-  writerWaiting?: SharedArrayBuffer;
 }
 
 export type ToWorker = { type: 'wake' } | { type: 'whenIdle'; id: number } | { type: 'stop' };
@@ -147,10 +144,7 @@ export class ThreadedDispatcher implements Dispatcher {
 
   private spawn(): void {
     const worker = new Worker(new URL('./dispatcher-worker.js', import.meta.url), {
-      workerData: {
-        ...this.settings,
-        writerWaiting: SIDE_WRITER_WAITING.buffer,
-      } satisfies DispatcherThreadSettings,
+      workerData: this.settings,
       // The young generation is what grows under load (to 48 MB by default); a small one costs a few more
       // scavenges of the thread's short-lived objects, on a thread that has a core to itself.
       resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },

@@ -12,10 +12,7 @@ if (!port) throw new Error('dispatcher-worker.js runs as a worker thread only');
 const settings = workerData as DispatcherThreadSettings;
 const send = (message: FromWorker) => port.postMessage(message);
 
-const database = openSideConnection(
-  settings.sqliteFile ?? path.join(settings.dataDir, 'laneboard.sqlite'),
-  settings.writerWaiting,
-);
+const database = openSideConnection(settings.sqliteFile ?? path.join(settings.dataDir, 'laneboard.sqlite'));
 const dispatcher = new WebhookDispatcher({
   database,
   secrets: new SecretBox(settings.masterKey),
