@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { DomainError, invalid } from '../../domain/errors.js';
-import type { BoardEventsService, LiveEvent } from '../../live/board-events.js';
 import { loggableError } from '../../lib/loggable-error.js';
+import type { BoardEventsService, LiveEvent } from '../../live/board-events.js';
 import { BoardParams } from '../../schemas/common.js';
 import { actorOf } from '../plugins/authentication.js';
 
