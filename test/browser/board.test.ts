@@ -74,8 +74,8 @@ describe('the board in the browser', { timeout: 60_000 }, () => {
       tags: ['agent', 'api'],
     });
     expect(res.status).toBe(201);
-    await lane('Doing').getByRole('listitem', { name: 'Made by an agent' }).waitFor({ timeout: 1000 });
-    expect(Date.now() - started).toBeLessThan(1000);
+    await lane('Doing').getByRole('listitem', { name: 'Made by an agent' }).waitFor({ timeout: 10_000 });
+    expect(Date.now() - started).toBeLessThan(5000); // pushed, not polled; room for a busy machine
     page.off('request', onRequest);
     expect(reads).toEqual([]);
     await lane('Doing').getByRole('listitem', { name: 'Made by an agent' }).getByText('High').waitFor();

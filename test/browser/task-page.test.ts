@@ -142,22 +142,22 @@ describe('the task page in the browser', { timeout: 60_000 }, () => {
     const body = 'Pushed the fix; please check on Safari.';
     const comment = { body, source: 'agent', authorName: 'Claude' };
     expect((await ext('POST', '/comments', comment)).status).toBe(201);
-    await page.getByText(body).waitFor({ timeout: 1000 });
-    expect(Date.now() - started).toBeLessThan(1000);
-    await activity.getByRole('listitem').first().getByText('commented').waitFor({ timeout: 1000 });
+    await page.getByText(body).waitFor({ timeout: 10_000 });
+    expect(Date.now() - started).toBeLessThan(5000); // pushed, not polled; room for a busy machine
+    await activity.getByRole('listitem').first().getByText('commented').waitFor({ timeout: 10_000 });
 
     started = Date.now();
     expect((await ext('POST', '/todos', { text: 'Check on Safari', iteration: 0 })).status).toBe(201);
-    await page.getByRole('checkbox', { name: 'Check on Safari' }).waitFor({ timeout: 1000 });
-    expect(Date.now() - started).toBeLessThan(1000);
+    await page.getByRole('checkbox', { name: 'Check on Safari' }).waitFor({ timeout: 10_000 });
+    expect(Date.now() - started).toBeLessThan(5000); // pushed, not polled; room for a busy machine
 
     started = Date.now();
     expect((await ext('PATCH', '', { title: 'Fix the Safari login bug' })).status).toBe(200);
     await page
       .getByRole('heading', { name: 'Fix the Safari login bug', level: 1 })
-      .waitFor({ timeout: 1000 });
-    expect(Date.now() - started).toBeLessThan(1000);
-    await activity.getByRole('listitem').first().getByText('edited the task').waitFor({ timeout: 1000 });
+      .waitFor({ timeout: 10_000 });
+    expect(Date.now() - started).toBeLessThan(5000); // pushed, not polled; room for a busy machine
+    await activity.getByRole('listitem').first().getByText('edited the task').waitFor({ timeout: 10_000 });
     expect((await ext('PATCH', '', { title: 'Fix the login bug' })).status).toBe(200);
     await page.getByRole('heading', { name: 'Fix the login bug', level: 1 }).waitFor();
   });

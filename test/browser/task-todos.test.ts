@@ -70,7 +70,7 @@ describe('todos on the task page in the browser', { timeout: 60_000 }, () => {
     );
     const reproduce = todos.getByRole('checkbox', { name: 'Reproduce' });
     await reproduce.click();
-    await expect.poll(() => reproduce.isChecked(), { timeout: 2000 }).toBe(true);
+    await expect.poll(() => reproduce.isChecked(), { timeout: 10_000 }).toBe(true);
     await todos.getByText('1/3').waitFor();
     await screenshot(page, 'task-todo-ticked');
     answer();
