@@ -79,7 +79,7 @@ describe.skipIf(NO_POSTGRES)('two instances on one PostgreSQL database, one kill
         // A failed delivery ends the wait at once: the assertion below then shows it.
         return counts.pending && !counts.failed ? undefined : counts;
       },
-      LEASE_MS + 20_000,
+      LEASE_MS + 60_000,
     );
     expect(outcome).toEqual({ delivered: eventCount });
 
@@ -112,5 +112,5 @@ describe.skipIf(NO_POSTGRES)('two instances on one PostgreSQL database, one kill
       ).toBe(true);
     }
     expect(b.running).toBe(true);
-  }, 60_000);
+  }, 180_000);
 });
