@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { type Logger, pino } from 'pino';
 import type { Config } from './config.js';
+import type { ConsoleRuntimeOptions } from './console-runtime.js';
 import { type Database, openDatabase } from './db/database.js';
 import { migrateToLatest, requireCurrentSchema } from './db/migrate.js';
 import { hasActiveWebhooks } from './db/repositories/webhooks.js';
@@ -13,13 +14,7 @@ import type { HostResolver } from './lib/net/url-guard.js';
 import { SecretBox } from './lib/secret-box.js';
 import { type Clock, systemClock } from './lib/time.js';
 import type { ChangeFeed } from './live/change-feed.js';
-import {
-  createDomainServices,
-  createServices,
-  type DomainServices,
-  type ServiceOptions,
-  type Services,
-} from './services.js';
+import { createServices, type ServiceOptions, type Services } from './services.js';
 import { BoardWebhooks } from './webhooks/board-webhooks.js';
 import type { Dispatcher } from './webhooks/dispatcher-thread.js';
 import { WebhookFanOut } from './webhooks/outbox.js';
@@ -75,25 +70,6 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-/** What a console runtime takes: the database, schema, clock, log, secrets and service settings. */
-export type ConsoleRuntimeOptions = Pick<
-  RuntimeOptions,
-  'database' | 'migrations' | 'clock' | 'log' | 'secrets' | 'services'
->;
-
-/** A process that serves nothing and runs no background work: the CLI's `keys`, `users` and `migrate`. */
-export interface ConsoleRuntime {
-  readonly config: Config;
-  readonly database: Database;
-  readonly secrets: SecretBox;
-  readonly clock: Clock;
-  readonly log: Logger;
-  /** The domain services: without the live board streams, which only a server serves. */
-  readonly services: DomainServices;
-  /** Sends what the change feed still holds (PostgreSQL), then closes the database. */
-  close(): Promise<void>;
-}
-
 /** Pino with the redaction every log line needs: no API key, secret or Authorization header. */
 export function createLogger(level: string): Logger {
   return pino({
@@ -103,7 +79,7 @@ export function createLogger(level: string): Logger {
 }
 
 /** What every runtime starts from: the log, the clock, the database with its schema checked, the secrets. */
-interface Foundation {
+export interface Foundation {
   log: Logger;
   clock: Clock;
   database: Database;
@@ -113,7 +89,7 @@ interface Foundation {
   masterKey: string | null;
 }
 
-async function openFoundation(config: Config, options: ConsoleRuntimeOptions): Promise<Foundation> {
+export async function openFoundation(config: Config, options: ConsoleRuntimeOptions): Promise<Foundation> {
   const log = options.log ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
   const ownsDatabase = options.database === undefined;
@@ -142,7 +118,7 @@ async function openFoundation(config: Config, options: ConsoleRuntimeOptions): P
 }
 
 /** The services' settings from the configuration (both runtimes). */
-function serviceOptions(config: Config, options: ConsoleRuntimeOptions): ServiceOptions {
+export function serviceOptions(config: Config, options: ConsoleRuntimeOptions): ServiceOptions {
   return {
     assets: { maxBytes: config.assetMaxBytes },
     ...options.services,
@@ -153,7 +129,7 @@ function serviceOptions(config: Config, options: ConsoleRuntimeOptions): Service
 /**
  * The composition root: builds everything a process needs from the configuration, once. `main.ts`, the
  * MCP server over HTTP and the test support use it; the CLI's console commands use its lighter sibling
- * createConsoleRuntime below; nothing else wires services by hand. The webhook dispatcher, the live
+ * createConsoleRuntime (console-runtime.ts); nothing else wires services by hand. The webhook dispatcher, the live
  * streams and the retention jobs are loaded here with import() rather than by this module, so that the
  * console runtime does not load them (once, at start: nothing on a request's path).
  */
@@ -250,70 +226,6 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       await changeFeed.stop();
       redis?.disconnect();
       if (ownsDatabase) await database.close();
-    },
-  };
-}
-
-/**
- * The runtime of a console command: the same database, secrets, activity and domain services as a
- * server's, without what only a serving process runs, so the command loads none of it (no webhook
- * dispatcher, no live streams, no retention jobs; docs/decisions.md, "A console runtime"). Its changes
- * reach a running server as any instance's do: queued deliveries are found by the server's dispatcher
- * (a woken in-process dispatcher that is not started does nothing, as the CLI's did before), and board
- * changes are published by the change feed, loaded on the first committed activity.
- */
-export async function createConsoleRuntime(
-  config: Config,
-  options: ConsoleRuntimeOptions = {},
-): Promise<ConsoleRuntime> {
-  const { log, clock, database, ownsDatabase, secrets } = await openFoundation(config, options);
-  const changes = lateChangeFeed(database, log);
-  const activities = new DatabaseActivityRecorder(clock, [
-    new WebhookFanOut(() => {}, new BoardWebhooks(database)),
-    changes,
-  ]);
-  const services = createDomainServices(
-    { database, activities, secrets, clock },
-    {
-      ...serviceOptions(config, options),
-      webhooks: { allowHttp: config.webhooks.allowHttp, allowPrivate: config.webhooks.allowPrivate },
-    },
-  );
-  let closed = false;
-  return {
-    config,
-    database,
-    secrets,
-    clock,
-    log,
-    services,
-    async close() {
-      if (closed) return;
-      closed = true;
-      await changes.stop();
-      if (ownsDatabase) await database.close();
-    },
-  };
-}
-
-/**
- * A console process's change feed, loaded on its first committed activity. On PostgreSQL it NOTIFYs
- * every instance, as a server's does; on SQLite the feed is an in-process emitter, and a console
- * process has no stream listening to it, so there is nothing to load.
- */
-function lateChangeFeed(database: Database, log: Logger): ActivityConsumer & { stop(): Promise<void> } {
-  let feed: Promise<ChangeFeed> | null = null;
-  return {
-    onCommitted(activities) {
-      if (database.dialect !== 'postgres') return;
-      feed ??= import('./live/change-feed.js').then(({ ChangeFeed }) => new ChangeFeed(database, log));
-      // Chained on one promise: the feed sees the commits in their order.
-      feed
-        .then((loaded) => loaded.onCommitted(activities))
-        .catch((error) => log.warn({ err: loggableError(error) }, 'change feed not loaded'));
-    },
-    async stop() {
-      await (await feed?.catch(() => null))?.stop();
     },
   };
 }

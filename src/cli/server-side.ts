@@ -1,9 +1,10 @@
 import { ConfigError, loadConfig } from '../config.js';
+import { type ConsoleRuntime, createConsoleRuntime } from '../console-runtime.js';
 import type { Database } from '../db/database.js';
 import { migrateToLatest, SchemaOutdatedError, SchemaTooNewError } from '../db/migrate.js';
 import { type Actor, CLI_OPERATOR } from '../domain/actor.js';
 import { DomainError } from '../domain/errors.js';
-import { type ConsoleRuntime, createConsoleRuntime, createLogger } from '../runtime.js';
+import { createLogger } from '../runtime.js';
 import type { DomainServices } from '../services.js';
 import { CliFailure } from './failure.js';
 
