@@ -11,6 +11,7 @@ import { WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { useFixture } from './dialects.js';
 import { testConfig, testRuntime } from './runtime.js';
+import { waitUntil } from './wait.js';
 
 export interface WebhookAppOptions {
   allowHttp?: boolean;
@@ -201,4 +202,21 @@ export async function latestDelivery(
   webhookId: string,
 ): Promise<Record<string, unknown>> {
   return (await recentDeliveries(t, key, webhookId))[0] as Record<string, unknown>;
+}
+
+/** Polls the webhook's detail until its newest delivery satisfies `done`. */
+export function settled(
+  t: WebhookApp,
+  key: string,
+  webhookId: string,
+  done: (d: Record<string, unknown>) => boolean,
+) {
+  return waitUntil(
+    'the delivery to settle',
+    async () => {
+      const [latest] = await recentDeliveries(t, key, webhookId);
+      return latest && done(latest) ? latest : undefined;
+    },
+    10_000,
+  );
 }
