@@ -101,6 +101,12 @@ export const TurnListQuery = Type.Object({
     Type.String({ format: 'date-time', description: 'Only turns captured strictly later.' }),
   ),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_TURN_PAGE, default: DEFAULT_TURN_PAGE })),
+  order: Type.Optional(
+    Type.Union([Type.Literal('oldest'), Type.Literal('newest')], {
+      default: 'oldest',
+      description: '`newest` pages from the latest turn backwards (`after` still bounds it).',
+    }),
+  ),
   cursor: Type.Optional(
     Type.String({
       maxLength: 2000,

@@ -78,6 +78,7 @@ describeEachDialect('query plans of the hot reads', (dialect) => {
         after: null,
         from: { capturedAt: '2026-11-23T10:05:00.000Z', id: 'turn_000000' },
         limit: 50,
+        newestFirst: false,
       });
       expect(page.length).toBeGreaterThan(0);
     });

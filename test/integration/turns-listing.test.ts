@@ -130,6 +130,18 @@ describeEachDialect('turns: listing and watermarks', (dialect) => {
     expect(paged.map((x) => x.sourceId)).toEqual(claudeLater);
   });
 
+  it('pages newest first with order=newest, each turn once, and refuses its cursor in the other order', async () => {
+    const latest = await list(`${task.turnsUrl}?source=claude&order=newest&limit=3`);
+    expect(latest.data.map((x) => x.sourceId)).toEqual(['msg-59', 'msg-58', 'msg-57']);
+    const seen = await pageThrough(`${task.turnsUrl}?source=claude&order=newest&limit=7`);
+    expect(seen.map((x) => x.sourceId)).toEqual(Array.from({ length: 60 }, (_, i) => `msg-${59 - i}`));
+
+    const res = await t.request(key, 'GET', `${task.turnsUrl}?source=claude&cursor=${latest.cursor}`);
+    expect(expectError(res, 400, 'validation_error')).toContain('order');
+    const bad = await t.request(key, 'GET', `${task.turnsUrl}?order=latest`);
+    expect(expectError(bad, 400, 'validation_error')).toContain('order');
+  });
+
   it('rejects a limit outside 1..200 or not an integer', async () => {
     for (const limit of ['0', '201', '-1', '2.5', 'ten']) {
       const res = await t.request(key, 'GET', `${task.turnsUrl}?limit=${limit}`);

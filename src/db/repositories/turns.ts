@@ -42,12 +42,14 @@ export interface TurnPageQuery {
   source: TurnSource | null;
   /** Only turns captured strictly later. */
   after: string | null;
-  /** Keyset position: only turns ordered after this (capturedAt, id). */
+  /** Keyset position: only turns ordered after this (capturedAt, id) in the page's direction. */
   from: { capturedAt: string; id: string } | null;
   limit: number;
+  /** Newest first (the same index, read backwards). */
+  newestFirst: boolean;
 }
 
-/** One page in (captured_at, id) order; served by the (task_id, captured_at, id) index. */
+/** One page in (captured_at, id) order, either way; served by the (task_id, captured_at, id) index. */
 export async function listTurnsPage(db: Executor, page: TurnPageQuery): Promise<StoredTurn[]> {
   let query = db
     .selectFrom('turns')
@@ -60,10 +62,11 @@ export async function listTurnsPage(db: Executor, page: TurnPageQuery): Promise<
     // A row-value comparison, not an OR of two conditions: both databases then start the index range
     // at the cursor instead of filtering the task's turns from the first one.
     query = query.where((eb) =>
-      eb(eb.refTuple('captured_at', 'id'), '>', eb.tuple(from.capturedAt, from.id)),
+      eb(eb.refTuple('captured_at', 'id'), page.newestFirst ? '<' : '>', eb.tuple(from.capturedAt, from.id)),
     );
   }
-  return query.orderBy('captured_at').orderBy('id').limit(page.limit).execute();
+  const direction = page.newestFirst ? 'desc' : 'asc';
+  return query.orderBy('captured_at', direction).orderBy('id', direction).limit(page.limit).execute();
 }
 
 /**

@@ -10,6 +10,7 @@ export interface TurnCursor {
   taskId: string;
   source: TurnSource | null;
   after: string | null;
+  newestFirst: boolean;
   capturedAt: string;
   id: string;
 }
@@ -19,6 +20,8 @@ interface Encoded {
   t: string;
   s: TurnSource | null;
   a: string | null;
+  /** Present (true) only for newest-first pages, so older cursors still decode. */
+  n?: true;
   c: string;
   i: string;
 }
@@ -31,6 +34,7 @@ export function encodeTurnCursor(cursor: TurnCursor): string {
     t: cursor.taskId,
     s: cursor.source,
     a: cursor.after,
+    ...(cursor.newestFirst ? { n: true as const } : {}),
     c: cursor.capturedAt,
     i: cursor.id,
   };
@@ -61,23 +65,28 @@ export function decodeTurnCursor(text: string): TurnCursor {
     !isSource(c.s) ||
     !isNullableString(c.a) ||
     typeof c.c !== 'string' ||
-    typeof c.i !== 'string'
+    typeof c.i !== 'string' ||
+    (c.n !== undefined && c.n !== true)
   ) {
     throw invalid('cursor', MALFORMED);
   }
-  return { taskId: c.t, source: c.s, after: c.a, capturedAt: c.c, id: c.i };
+  return { taskId: c.t, source: c.s, after: c.a, newestFirst: c.n === true, capturedAt: c.c, id: c.i };
 }
 
 /** A cursor is only valid for the task and filters of the request that returned it. */
 export function checkCursorMatches(
   cursor: TurnCursor,
-  request: { taskId: string; source: TurnSource | null; after: string | null },
+  request: { taskId: string; source: TurnSource | null; after: string | null; newestFirst: boolean },
 ): void {
   if (cursor.taskId !== request.taskId) throw invalid('cursor', 'was issued for another task.');
-  if (cursor.source !== request.source || cursor.after !== request.after) {
+  if (
+    cursor.source !== request.source ||
+    cursor.after !== request.after ||
+    cursor.newestFirst !== request.newestFirst
+  ) {
     throw invalid(
       'cursor',
-      'was issued for other filters: send it with the same `source` and `after` as the request that returned it.',
+      'was issued for other filters: send it with the same `source`, `after` and `order` as the request that returned it.',
     );
   }
 }

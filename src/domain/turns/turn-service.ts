@@ -101,7 +101,7 @@ export class TurnService {
     });
   }
 
-  /** One page of a task's turns in (capturedAt, id) order, with the task's watermarks. */
+  /** One page of a task's turns in (capturedAt, id) order (or newest first), with the task's watermarks. */
   async listTurns(actor: Actor, boardId: string, taskId: string, query: TurnListQuery): Promise<TurnPage> {
     requireBoardPermission(actor, boardId, 'read');
     const limit = query.limit ?? DEFAULT_TURN_PAGE;
@@ -110,8 +110,9 @@ export class TurnService {
     }
     const source = query.source ?? null;
     const after = query.after === undefined ? null : normaliseTimestamp('after', query.after);
+    const newestFirst = query.order === 'newest';
     const cursor = query.cursor === undefined ? null : decodeTurnCursor(query.cursor);
-    if (cursor) checkCursorMatches(cursor, { taskId, source, after });
+    if (cursor) checkCursorMatches(cursor, { taskId, source, after, newestFirst });
 
     const db = this.deps.database.kysely;
     if (!(await taskExists(db, boardId, taskId))) throw await this.missing(db, boardId);
@@ -121,12 +122,13 @@ export class TurnService {
       after,
       from: cursor && { capturedAt: cursor.capturedAt, id: cursor.id },
       limit: limit + 1,
+      newestFirst,
     });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     const next =
       rows.length > limit && last
-        ? encodeTurnCursor({ taskId, source, after, capturedAt: last.captured_at, id: last.id })
+        ? encodeTurnCursor({ taskId, source, after, newestFirst, capturedAt: last.captured_at, id: last.id })
         : null;
     return { turns: page.map(toTurn), watermarks: await this.watermarksOf(db, taskId), cursor: next };
   }
