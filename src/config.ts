@@ -30,6 +30,8 @@ export interface Config {
   trustProxy: boolean | number | string[];
   /** A web UI session ends after this long without use (sliding expiry). */
   sessionTtlMs: number;
+  /** LANEBOARD_METRICS_TOKEN: `GET /metrics` answers only with it as Bearer token; null = no metrics (404). */
+  metricsToken: string | null;
 }
 
 export class ConfigError extends Error {
@@ -127,6 +129,10 @@ export function loadConfig(env: Env = process.env): Config {
     }
     return ms;
   });
+  const metricsToken = text(env, 'LANEBOARD_METRICS_TOKEN') ?? null;
+  if (metricsToken !== null && metricsToken.length < 16) {
+    throw new ConfigError('LANEBOARD_METRICS_TOKEN', 'must be at least 16 characters long');
+  }
   const logLevel = text(env, 'LOG_LEVEL')?.toLowerCase() ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
@@ -155,6 +161,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     trustProxy: trustProxy(env, 'LANEBOARD_TRUST_PROXY'),
     sessionTtlMs: duration(env, 'LANEBOARD_SESSION_TTL', '14d', 60_000),
+    metricsToken,
   };
 }
 

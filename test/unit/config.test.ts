@@ -38,6 +38,7 @@ describe('loadConfig defaults', () => {
       logLevel: 'info',
       trustProxy: false,
       sessionTtlMs: 14 * 24 * 3_600_000,
+      metricsToken: null,
     });
   });
 
@@ -76,6 +77,7 @@ describe('loadConfig accepts valid values', () => {
     ['LOG_LEVEL', 'WARN', (c) => c.logLevel, 'warn'],
     ['LANEBOARD_DB_POOL_SIZE', '25', (c) => c.databasePoolSize, 25],
     ['LANEBOARD_ASSET_MAX_BYTES', '1048576', (c) => c.assetMaxBytes, 1_048_576],
+    ['LANEBOARD_METRICS_TOKEN', 'm'.repeat(16), (c) => c.metricsToken, 'm'.repeat(16)],
   ] as Array<[string, string, (c: ReturnType<typeof loadConfig>) => unknown, unknown]>)(
     '%s=%s',
     (name, value, read, expected) => {
@@ -125,6 +127,7 @@ describe('loadConfig rejects bad values with a ConfigError naming the variable',
     ['LANEBOARD_ASSET_MAX_BYTES', '0'],
     ['LANEBOARD_ASSET_MAX_BYTES', '10MB'],
     ['LANEBOARD_ASSET_MAX_BYTES', '2000000000'],
+    ['LANEBOARD_METRICS_TOKEN', 'm'.repeat(15)],
   ])('%s=%s', (name, value) => {
     const error = configError({ [name]: value });
     expect(error.variable).toBe(name);
@@ -143,6 +146,7 @@ describe('loadConfig rejects bad values with a ConfigError naming the variable',
 
   it('never repeats a secret or a connection URL (which may hold a password) in the message', () => {
     expect(configError({ LANEBOARD_SECRET_KEY: 'hunter2-secret' }).message).not.toContain('hunter2');
+    expect(configError({ LANEBOARD_METRICS_TOKEN: 'hunter2-short' }).message).not.toContain('hunter2');
     expect(configError({ DATABASE_URL: 'mysql://u:hunter2@db/x' }).message).not.toContain('hunter2');
     expect(configError({ REDIS_URL: 'http://:hunter2@cache' }).message).not.toContain('hunter2');
   });
