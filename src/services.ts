@@ -10,8 +10,10 @@ import { LaneService } from './domain/lanes/lane-service.js';
 import { KeyConsole } from './domain/people/key-console.js';
 import { PeopleService } from './domain/people/people-service.js';
 import { type PeopleOptions, SessionService } from './domain/people/session-service.js';
+import { type SsoOptions, SsoService } from './domain/people/sso-service.js';
 import { WebhookConsole } from './domain/people/webhook-console.js';
 import { ReactionService } from './domain/reactions/reaction-service.js';
+import { SearchService } from './domain/search/search-service.js';
 import type { ServiceDeps } from './domain/services.js';
 import { TaskService } from './domain/tasks/task-service.js';
 import { TodoService } from './domain/todos/todo-service.js';
@@ -29,6 +31,8 @@ export interface ServiceOptions {
   liveEvents?: BoardEventsOptions;
   /** The asset size limit (LANEBOARD_ASSET_MAX_BYTES); 10 MiB by default. */
   assets?: AssetServiceOptions;
+  /** Single sign-on: the email domains whose people join as members at their first sign-in. */
+  sso?: SsoOptions;
 }
 
 /** For processes without a change feed (none today: the runtime always passes its own). */
@@ -56,11 +60,13 @@ export function createDomainServices(deps: ServiceDeps, options: ServiceOptions 
     turns: new TurnService(deps),
     assets: new AssetService(deps, options.assets),
     reactions: new ReactionService(deps),
+    search: new SearchService(deps),
     idempotency: new IdempotencyService(deps),
     boardView: new BoardViewService(deps),
     webhooks,
     sessions,
     people,
+    sso: new SsoService(deps, sessions, people, options.sso ?? { allowedDomains: [] }),
     keyConsole: new KeyConsole(deps, apiKeys, people),
     webhookConsole: new WebhookConsole(deps, webhooks),
   };

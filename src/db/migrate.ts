@@ -16,6 +16,8 @@ import { pendingDeliveriesUnindexedMigration } from './migrations/012-pending-de
 import { recentActivitiesMigration } from './migrations/013-recent-activities.js';
 import { keyChangeStampMigration } from './migrations/014-key-change-stamp.js';
 import { agentsAssigneesMigration } from './migrations/015-agents-assignees.js';
+import { oidcIdentitiesMigration } from './migrations/016-oidc-identities.js';
+import { searchIndexMigration } from './migrations/017-search-index.js';
 import type { Dialect } from './schema.js';
 
 /** Every migration, by name; names sort in the order they apply. New migrations are added here. */
@@ -36,6 +38,8 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '013-recent-activities': recentActivitiesMigration(dialect),
     '014-key-change-stamp': keyChangeStampMigration(dialect),
     '015-agents-assignees': agentsAssigneesMigration(dialect),
+    '016-oidc-identities': oidcIdentitiesMigration,
+    '017-search-index': searchIndexMigration(dialect),
   };
 }
 

@@ -67,7 +67,18 @@ export interface TaskAssigneesTable {
   created_at: string;
 }
 
+/** A person's OpenID Connect identity (migration 016): the person is found by issuer and subject. */
+export interface OidcIdentitiesTable {
+  issuer: string;
+  subject: string;
+  user_id: string;
+  email: string;
+  created_at: string;
+  last_used_at: string;
+}
+
 export type UserRow = Selectable<UsersTable>;
+export type OidcIdentityRow = Selectable<OidcIdentitiesTable>;
 export type AgentRow = Selectable<AgentsTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type InviteRow = Selectable<InvitesTable>;

@@ -9,6 +9,7 @@ import type {
   AgentsTable,
   ApiKeyRevealsTable,
   InvitesTable,
+  OidcIdentitiesTable,
   SessionsTable,
   SignInFailuresTable,
   TaskAssigneesTable,
@@ -248,6 +249,7 @@ export interface DB {
   webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
   agents: AgentsTable;
   task_assignees: TaskAssigneesTable;
+  oidc_identities: OidcIdentitiesTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

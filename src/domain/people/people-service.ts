@@ -253,7 +253,8 @@ export class PeopleService {
     });
   }
 
-  private async usableInvite(token: string) {
+  /** The unused, unexpired invite of a link (also for accepting it through single sign-on). */
+  async usableInvite(token: string) {
     if (token.length === 0 || token.length > 200) throw inviteGone();
     const row = await findInviteByTokenHash(this.deps.database.kysely, hashToken(token));
     if (!row || row.used_at !== null || Date.parse(row.expires_at) <= this.deps.clock.now())

@@ -30,6 +30,11 @@ const EMAIL_MAX = 254;
 export interface PeopleOptions {
   sessionTtlMs?: number;
   throttle?: ThrottleLimits;
+  /**
+   * false: only owners sign in with a password (single sign-on for everyone else); owners always may,
+   * so a broken identity provider never locks the service out. Default true.
+   */
+  passwordSignIn?: boolean;
 }
 
 export interface SignedIn {
@@ -62,6 +67,7 @@ export function checkEmail(email: string): string {
 export class SessionService {
   readonly sessionTtlMs: number;
   readonly throttle: SignInThrottle;
+  readonly passwordSignIn: boolean;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -69,6 +75,7 @@ export class SessionService {
   ) {
     this.sessionTtlMs = options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS;
     this.throttle = new SignInThrottle(deps.clock, options.throttle ?? DEFAULT_THROTTLE);
+    this.passwordSignIn = options.passwordSignIn ?? true;
   }
 
   async setupNeeded(): Promise<boolean> {
@@ -97,10 +104,14 @@ export class SessionService {
     await this.throttle.check(db, account, address);
     const row = await findUserByEmailKey(db, account);
     const usable = row !== undefined && row.active === 1;
-    const ok = await verifyPassword(usable ? row.password_hash : null, password);
+    // A person without a password (made by single sign-on) is checked against the decoy, like a stranger.
+    const ok = await verifyPassword(usable && row.password_hash !== '' ? row.password_hash : null, password);
     if (!ok || !usable) {
       await this.throttle.failed(db, account, address);
       throw invalidCredentials();
+    }
+    if (!this.passwordSignIn && row.role !== 'owner') {
+      throw new DomainError('forbidden', 'Password sign-in is turned off here: use Sign in with SSO.');
     }
     await this.throttle.succeeded(db, account);
     return { user: toUser(row), sessionId: await this.startSession(db, row.id) };
