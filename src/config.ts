@@ -32,6 +32,22 @@ export interface Config {
   sessionTtlMs: number;
   /** LANEBOARD_METRICS_TOKEN: `GET /metrics` answers only with it as Bearer token; null = no metrics (404). */
   metricsToken: string | null;
+  /** LANEBOARD_PUBLIC_URL without a trailing slash: where people reach the server (links, redirect URIs). */
+  publicUrl: string | null;
+  /** OpenID Connect single sign-on; null when LANEBOARD_OIDC_ISSUER is unset. */
+  oidc: OidcConfig | null;
+}
+
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** `<publicUrl>/api/ui/oidc/callback`: the address to register at the identity provider. */
+  redirectUri: string;
+  /** Lower-cased email domains whose people become members at their first sign-in. */
+  allowedDomains: string[];
+  /** false: only owners sign in with a password. */
+  passwordSignIn: boolean;
 }
 
 export class ConfigError extends Error {
@@ -162,6 +178,75 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: trustProxy(env, 'LANEBOARD_TRUST_PROXY'),
     sessionTtlMs: duration(env, 'LANEBOARD_SESSION_TTL', '14d', 60_000),
     metricsToken,
+    ...singleSignOn(env),
+  };
+}
+
+const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
+
+/**
+ * LANEBOARD_PUBLIC_URL and the OIDC settings: all three of issuer, client id and secret or none; the
+ * issuer over https (http only on a loopback address, for development and tests).
+ */
+function singleSignOn(env: Env): { publicUrl: string | null; oidc: OidcConfig | null } {
+  const publicUrl = url(env, 'LANEBOARD_PUBLIC_URL', ['http:', 'https:'])?.replace(/\/+$/, '') ?? null;
+  const issuer = url(env, 'LANEBOARD_OIDC_ISSUER', ['http:', 'https:']);
+  const clientId = text(env, 'LANEBOARD_OIDC_CLIENT_ID');
+  const clientSecret = text(env, 'LANEBOARD_OIDC_CLIENT_SECRET');
+  const domainsRaw = text(env, 'LANEBOARD_OIDC_ALLOWED_DOMAINS');
+  const passwordRaw = text(env, 'LANEBOARD_OIDC_PASSWORD_SIGNIN');
+  if (issuer === null) {
+    for (const [name, value] of [
+      ['LANEBOARD_OIDC_CLIENT_ID', clientId],
+      ['LANEBOARD_OIDC_CLIENT_SECRET', clientSecret],
+      ['LANEBOARD_OIDC_ALLOWED_DOMAINS', domainsRaw],
+      ['LANEBOARD_OIDC_PASSWORD_SIGNIN', passwordRaw],
+    ] as const) {
+      if (value !== undefined) throw new ConfigError(name, 'is set but LANEBOARD_OIDC_ISSUER is not');
+    }
+    return { publicUrl, oidc: null };
+  }
+  const issuerUrl = new URL(issuer);
+  if (issuerUrl.protocol === 'http:' && !LOOPBACK_HOSTS.test(issuerUrl.hostname)) {
+    throw new ConfigError(
+      'LANEBOARD_OIDC_ISSUER',
+      'must start with https:// (http:// only on a loopback address)',
+    );
+  }
+  if (clientId === undefined) {
+    throw new ConfigError('LANEBOARD_OIDC_CLIENT_ID', 'is required when LANEBOARD_OIDC_ISSUER is set');
+  }
+  if (clientSecret === undefined) {
+    throw new ConfigError('LANEBOARD_OIDC_CLIENT_SECRET', 'is required when LANEBOARD_OIDC_ISSUER is set');
+  }
+  if (publicUrl === null) {
+    throw new ConfigError(
+      'LANEBOARD_PUBLIC_URL',
+      'is required when LANEBOARD_OIDC_ISSUER is set: the sign-in redirect URI is derived from it',
+    );
+  }
+  const allowedDomains = (domainsRaw ?? '')
+    .split(',')
+    .map((domain) => domain.trim().toLowerCase())
+    .filter((domain) => domain !== '');
+  for (const domain of allowedDomains) {
+    if (!HOSTNAME.test(domain) || !domain.includes('.')) {
+      throw new ConfigError(
+        'LANEBOARD_OIDC_ALLOWED_DOMAINS',
+        `must be a comma-separated list of email domains such as example.com,corp.example, got "${domain}"`,
+      );
+    }
+  }
+  return {
+    publicUrl,
+    oidc: {
+      issuer,
+      clientId,
+      clientSecret,
+      redirectUri: `${publicUrl}/api/ui/oidc/callback`,
+      allowedDomains,
+      passwordSignIn: passwordRaw === undefined ? true : boolean(env, 'LANEBOARD_OIDC_PASSWORD_SIGNIN'),
+    },
   };
 }
 

@@ -39,6 +39,8 @@ describe('loadConfig defaults', () => {
       trustProxy: false,
       sessionTtlMs: 14 * 24 * 3_600_000,
       metricsToken: null,
+      publicUrl: null,
+      oidc: null,
     });
   });
 
