@@ -34,6 +34,11 @@ export async function serve(): Promise<void> {
     throw error;
   }
 
+  if (config.databaseUrl === null) {
+    // `laneboard restore` refuses a data directory a running server holds (docs/operations.md, Backups).
+    const { holdDataDir } = await import('./lib/data-dir-lock.js');
+    process.once('exit', holdDataDir(config.dataDir));
+  }
   const runtime = await createRuntime(config, {
     migrations: 'apply',
     redis: true,

@@ -1,9 +1,11 @@
 import { Command, CommanderError } from 'commander';
 import { registerAgentsCommand } from './agents-command.js';
+import { registerBackupCommand } from './backup-command.js';
 import { registerCaptureCommand } from './capture-command.js';
 import { CliFailure } from './failure.js';
 import { registerKeysCommand } from './keys-command.js';
 import { registerMcpCommand } from './mcp-command.js';
+import { registerRestoreCommand } from './restore-command.js';
 import type { CliContext } from './server-side.js';
 import { registerUsersCommand } from './users-command.js';
 
@@ -57,6 +59,8 @@ function buildProgram(): Command {
   registerAgentsCommand(program, withContext);
   registerCaptureCommand(program);
   registerMcpCommand(program);
+  registerBackupCommand(program);
+  registerRestoreCommand(program);
   return program;
 }
 
