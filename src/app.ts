@@ -16,12 +16,16 @@ import { boardRoutes } from './http/routes/boards.js';
 import { commentRoutes } from './http/routes/comments.js';
 import { laneRoutes } from './http/routes/lanes.js';
 import { mcpRoutes } from './http/routes/mcp.js';
+import { memberRoutes } from './http/routes/members.js';
+import { type MetricsEndpoint, metricsRoutes } from './http/routes/metrics.js';
 import { reactionRoutes } from './http/routes/reactions.js';
+import { searchRoutes } from './http/routes/search.js';
 import { systemRoutes } from './http/routes/system.js';
 import { taskRoutes } from './http/routes/tasks.js';
 import { todoRoutes } from './http/routes/todos.js';
 import { turnRoutes } from './http/routes/turns.js';
 import { webhookRoutes } from './http/routes/webhooks.js';
+import type { SingleSignOn } from './http/ui/oidc-routes.js';
 import { type LiveStreamSettings, uiApi } from './http/ui/ui-api.js';
 import { installJsonBodyParser, validatorCompiler } from './http/validation.js';
 import { webUi } from './http/web-ui.js';
@@ -38,6 +42,10 @@ export interface AppDeps {
   trustProxy?: boolean | number | string[];
   /** Live board stream limits (default: 10 per session, 15 s heartbeat). */
   liveStreams?: LiveStreamSettings;
+  /** OpenID Connect sign-in of the web UI (LANEBOARD_OIDC_*); absent or null: off. */
+  singleSignOn?: SingleSignOn | null;
+  /** `GET /metrics` and the request timings behind it; absent or null: off (404). */
+  metrics?: MetricsEndpoint | null;
 }
 
 const MiB = 1024 * 1024;
@@ -76,6 +84,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
   installJsonBodyParser(app);
   installErrorHandling(app);
+  // First, so that its request-duration hook sees every route registered after it.
+  await app.register(metricsRoutes, { endpoint: deps.metrics ?? null });
 
   await app.register(openApi);
   await app.register(authentication, { apiKeys: deps.services.apiKeys });
@@ -96,6 +106,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(assetRoutes, { assets: deps.services.assets });
       await api.register(reactionRoutes, { reactions: deps.services.reactions });
       await api.register(webhookRoutes, { webhooks: deps.services.webhooks });
+      await api.register(searchRoutes, { search: deps.services.search });
+      await api.register(memberRoutes, { agents: deps.services.agents });
     },
     { prefix: '/api/ext/v1' },
   );
@@ -104,6 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     prefix: '/api/ui',
     services: deps.services,
     ...(deps.liveStreams ? { live: deps.liveStreams } : {}),
+    singleSignOn: deps.singleSignOn ?? null,
   });
   await app.register(webUi);
   return app;

@@ -12,7 +12,7 @@ import type { AgentRow } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
 import { isoNow } from '../../lib/time.js';
 import { AGENT_LIMITS } from '../../schemas/agents.js';
-import type { Actor } from '../actor.js';
+import { type Actor, memberOf } from '../actor.js';
 import { notFound } from '../errors.js';
 import type { ServiceDeps } from '../services.js';
 import { optionalText, requiredText } from '../text-rules.js';
@@ -63,8 +63,25 @@ export class AgentService {
    * Everyone a task can be assigned to (active people and agents, by name), for the member picker: every
    * person works every board, so anyone may see the list.
    */
-  async listMembers(_actor: Actor): Promise<Array<{ id: string; type: 'person' | 'agent'; name: string }>> {
-    return listActiveMembers(this.deps.database.kysely);
+  async listMembers(
+    _actor: Actor,
+    filter: { name?: string } = {},
+  ): Promise<Array<{ id: string; type: 'person' | 'agent'; name: string }>> {
+    const members = await listActiveMembers(this.deps.database.kysely);
+    const wanted = filter.name?.trim().toLowerCase();
+    return wanted ? members.filter((m) => m.name.toLowerCase().includes(wanted)) : members;
+  }
+
+  /** Who the caller is: its key (for a key) and the member it acts as, if any (`me` in filters). */
+  whoAmI(actor: Actor): {
+    key: { id: string; name: string } | null;
+    member: { id: string; type: 'person' | 'agent'; name: string } | null;
+  } {
+    const member = memberOf(actor);
+    return {
+      key: actor.kind === 'api_key' ? { id: actor.keyId, name: actor.name } : null,
+      member: member && { id: member.id, type: member.type, name: member.name },
+    };
   }
 
   async getAgent(actor: Actor, id: string): Promise<AgentView> {
