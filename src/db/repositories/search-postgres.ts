@@ -1,0 +1,65 @@
+import { sql } from 'kysely';
+import { SEARCH_SOURCES } from '../migrations/017-search-index.js';
+import type { Executor } from '../schema.js';
+import {
+  andAll,
+  type PageRow,
+  type SearchFilter,
+  type SearchHit,
+  type SearchTerm,
+  SNIPPET_CLOSE,
+  SNIPPET_OPEN,
+  searchConditions,
+  toHits,
+} from './search-shared.js';
+
+/** ts_rank_cd normalisation 1: divides by 1 + log(length), so long turns do not win by length alone. */
+const RANK = sql.raw('ts_rank_cd(d.document, query, 1)');
+
+/**
+ * A term in to_tsquery syntax. Tokens hold only letters and digits (the domain's parser keeps nothing
+ * else), so quoting each one is enough; the whole string still travels as a bound parameter.
+ */
+function tsTerm(term: SearchTerm): string {
+  const words = term.tokens.map((token, i) =>
+    term.prefix && i === term.tokens.length - 1 ? `'${token}':*` : `'${token}'`,
+  );
+  const phrase = words.length === 1 ? (words[0] as string) : `(${words.join(' <-> ')})`;
+  return term.excluded ? `!${phrase}` : phrase;
+}
+
+export function tsQuery(terms: SearchTerm[]): string {
+  return [...terms.filter((t) => !t.excluded), ...terms.filter((t) => t.excluded)].map(tsTerm).join(' & ');
+}
+
+const HEADLINE_OPTIONS = `StartSel="${SNIPPET_OPEN}", StopSel="${SNIPPET_CLOSE}", MaxWords=16, MinWords=6, ShortWord=0, MaxFragments=1, FragmentDelimiter=" … "`;
+
+/** The text a snippet is cut from, by kind, over the source rows left-joined by `search_docs.ref_id`. */
+const SNIPPET_TEXT = sql.raw(
+  `case d.kind ${SEARCH_SOURCES.map((s) => `when '${s.kind}' then ${s.postgresText(s.alias)}`).join(' ')} end`,
+);
+const SOURCE_JOINS = sql.raw(
+  SEARCH_SOURCES.map(
+    (s) => `left join ${s.table} ${s.alias} on d.kind = '${s.kind}' and ${s.alias}.id = d.ref_id`,
+  ).join(' '),
+);
+
+export async function searchPostgres(db: Executor, filter: SearchFilter): Promise<SearchHit[]> {
+  const query = tsQuery(filter.terms);
+  const { rows } = await sql<PageRow>`
+    select d.ref_id as doc, d.kind, d.ref_id, d.task_id, d.board_id, t.short_id, t.title
+    from search_docs d
+    join tasks t on t.id = d.task_id
+    cross join to_tsquery('simple', ${query}) query
+    where d.document @@ query ${andAll(searchConditions(filter))}
+    order by ${RANK} desc, d.ref_id
+    limit ${filter.limit} offset ${filter.offset}`.execute(db);
+  if (rows.length === 0) return [];
+  // ts_headline re-parses the text: only for the page's rows.
+  const { rows: snippets } = await sql<{ ref_id: string; snippet: string }>`
+    select d.ref_id, ts_headline('simple', ${SNIPPET_TEXT}, query, ${HEADLINE_OPTIONS}) as snippet
+    from search_docs d ${SOURCE_JOINS}
+    cross join to_tsquery('simple', ${query}) query
+    where d.ref_id in (${sql.join(rows.map((r) => r.ref_id))})`.execute(db);
+  return toHits(rows, new Map(snippets.map((s) => [s.ref_id, s.snippet])));
+}

@@ -1,0 +1,49 @@
+import { sql } from 'kysely';
+import type { Executor } from '../schema.js';
+import {
+  andAll,
+  type PageRow,
+  type SearchFilter,
+  type SearchHit,
+  type SearchTerm,
+  SNIPPET_CLOSE,
+  SNIPPET_OPEN,
+  searchConditions,
+  toHits,
+} from './search-shared.js';
+
+/** bm25 weights of FTS5's columns (title, tags, body): a title word counts most, then a tag. */
+const BM25 = sql.raw('bm25(search_fts, 10.0, 4.0, 1.0)');
+const SNIPPET_TOKENS = 16;
+
+/** A term as FTS5 syntax: a quoted phrase of its words (only letters and digits), `*` for a prefix. */
+function ftsTerm(term: SearchTerm): string {
+  return `"${term.tokens.join(' ')}"${term.prefix ? '*' : ''}`;
+}
+
+/** `("a" "b"*) NOT "c"`: every positive term, then each excluded one taken away. */
+export function ftsQuery(terms: SearchTerm[]): string {
+  const positive = terms.filter((t) => !t.excluded).map(ftsTerm);
+  const excluded = terms.filter((t) => t.excluded).map((t) => ` NOT ${ftsTerm(t)}`);
+  return `(${positive.join(' ')})${excluded.join('')}`;
+}
+
+export async function searchSqlite(db: Executor, filter: SearchFilter): Promise<SearchHit[]> {
+  const match = ftsQuery(filter.terms);
+  // The page first, without snippets: snippet() reads the text, so it runs for the page's rows only.
+  const { rows } = await sql<PageRow>`
+    select d.id as doc, d.kind, d.ref_id, d.task_id, d.board_id, t.short_id, t.title
+    from search_fts f
+    join search_docs d on d.id = f.rowid
+    join tasks t on t.id = d.task_id
+    where search_fts match ${match} ${andAll(searchConditions(filter))}
+    order by ${BM25}, d.id
+    limit ${filter.limit} offset ${filter.offset}`.execute(db);
+  if (rows.length === 0) return [];
+  const { rows: snippets } = await sql<{ doc: number; snippet: string }>`
+    select rowid as doc, snippet(search_fts, -1, ${SNIPPET_OPEN}, ${SNIPPET_CLOSE}, '…', ${SNIPPET_TOKENS}) as snippet
+    from search_fts
+    where search_fts match ${match} and rowid in (${sql.join(rows.map((r) => r.doc))})`.execute(db);
+  const byDoc = new Map(snippets.map((s) => [s.doc, s.snippet]));
+  return toHits(rows, new Map(rows.map((r) => [r.ref_id, byDoc.get(Number(r.doc)) ?? ''])));
+}

@@ -1,0 +1,18 @@
+import type { Dialect, Executor } from '../schema.js';
+import { searchPostgres } from './search-postgres.js';
+import type { SearchFilter, SearchHit } from './search-shared.js';
+import { searchSqlite } from './search-sqlite.js';
+
+export {
+  type SearchFilter,
+  type SearchHit,
+  type SearchKind,
+  type SearchTerm,
+  SNIPPET_CLOSE,
+  SNIPPET_OPEN,
+} from './search-shared.js';
+
+/** Best match first, then by id, so pages never repeat or skip a row of an unchanged index. */
+export function searchDocs(db: Executor, dialect: Dialect, filter: SearchFilter): Promise<SearchHit[]> {
+  return dialect === 'postgres' ? searchPostgres(db, filter) : searchSqlite(db, filter);
+}

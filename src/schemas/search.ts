@@ -1,0 +1,60 @@
+import { Type } from '@sinclair/typebox';
+import { Id, Nullable, StringEnum } from './common.js';
+
+export const SEARCH_RESULT_KINDS = ['task', 'comment', 'todo', 'turn'] as const;
+export const MAX_SEARCH_QUERY = 200;
+export const DEFAULT_SEARCH_PAGE = 20;
+export const MAX_SEARCH_PAGE = 50;
+
+export const SearchQuery = Type.Object({
+  q: Type.String({
+    minLength: 1,
+    maxLength: MAX_SEARCH_QUERY,
+    description:
+      'Words that must all match (the last one also as a prefix), `"quoted phrases"`, `-excluded` words.',
+    examples: ['deploy "staging server" -flaky'],
+  }),
+  boardId: Type.Optional(Id('Only this board (one the key can read; else 403)')),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_SEARCH_PAGE, default: DEFAULT_SEARCH_PAGE })),
+  cursor: Type.Optional(
+    Type.String({
+      maxLength: 2000,
+      description: 'The `cursor` of the previous page, sent with the same `q` and filters.',
+    }),
+  ),
+  kind: Type.Optional(
+    Type.String({
+      pattern: '^(task|comment|todo|turn)(,(task|comment|todo|turn))*$',
+      description: 'Only these kinds, comma-separated (e.g. `task,comment`).',
+    }),
+  ),
+  assignee: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'Only texts of tasks assigned to this member (`usr_...`, `agt_...`) or `me`.',
+    }),
+  ),
+  includeArchived: Type.Optional(
+    Type.Boolean({ description: '`true` also searches archived tasks and their texts.' }),
+  ),
+});
+
+export const SearchResult = Type.Object({
+  kind: StringEnum(SEARCH_RESULT_KINDS, {
+    description: 'What matched: `task` (title, description or a tag), `comment`, `todo` or `turn`.',
+  }),
+  boardId: Type.String(),
+  taskId: Type.String(),
+  shortId: Type.String(),
+  title: Type.String({ description: "The task's title." }),
+  snippet: Type.String({
+    description:
+      'Plain text around the match (not HTML); each matched word between `[[` and `]]`, which occur only as marks.',
+  }),
+});
+
+export const SearchPage = Type.Object({
+  data: Type.Array(SearchResult),
+  cursor: Nullable(Type.String({ description: 'Opaque; null when no more results.' })),
+});
