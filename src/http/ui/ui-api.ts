@@ -5,6 +5,7 @@ import { accountRoutes } from './account-routes.js';
 import { agentRoutes } from './agent-routes.js';
 import { uiBoardRoutes } from './board-routes.js';
 import { peopleRoutes } from './people-routes.js';
+import { uiSearchRoutes } from './search-routes.js';
 import { settingsRoutes } from './settings-routes.js';
 import type { UiServices } from './ui-services.js';
 import { uiSession } from './ui-session.js';
@@ -32,6 +33,7 @@ export async function uiApi(
   });
   await app.register(agentRoutes, { agents: services.agents, keyConsole: services.keyConsole });
   await app.register(uiBoardRoutes, { services });
+  await app.register(uiSearchRoutes, { search: services.search });
   await app.register(boardViewRoutes, {
     boards: services.boards,
     boardView: services.boardView,

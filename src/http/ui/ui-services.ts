@@ -10,6 +10,7 @@ import type { PeopleService } from '../../domain/people/people-service.js';
 import type { SessionService } from '../../domain/people/session-service.js';
 import type { WebhookConsole } from '../../domain/people/webhook-console.js';
 import type { ReactionService } from '../../domain/reactions/reaction-service.js';
+import type { SearchService } from '../../domain/search/search-service.js';
 import type { TaskService } from '../../domain/tasks/task-service.js';
 import type { TodoService } from '../../domain/todos/todo-service.js';
 import type { TurnService } from '../../domain/turns/turn-service.js';
@@ -35,4 +36,5 @@ export interface UiServices {
   turns: TurnService;
   assets: AssetService;
   reactions: ReactionService;
+  search: SearchService;
 }
