@@ -36,6 +36,7 @@ export const TAGS: Array<{ name: string; description: string }> = [
   { name: 'Assets', description: 'Files attached to a task.' },
   { name: 'Reactions', description: "GitHub's eight reactions on comments." },
   { name: 'Turns', description: "Captured turns of an agent's conversation about a task." },
+  { name: 'Search', description: 'Full-text search over tasks, comments, todos and turns.' },
   { name: 'Members', description: 'People and agents: who a task can be assigned to, and who the key is.' },
   { name: 'Webhooks', description: 'Signed HTTP callbacks for changes made through this API.' },
   {
