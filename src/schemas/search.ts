@@ -54,7 +54,26 @@ export const SearchResult = Type.Object({
   }),
 });
 
-export const SearchPage = Type.Object({
-  data: Type.Array(SearchResult),
-  cursor: Nullable(Type.String({ description: 'Opaque; null when no more results.' })),
-});
+export const SearchPage = Type.Object(
+  {
+    data: Type.Array(SearchResult),
+    cursor: Nullable(Type.String({ description: 'Opaque; null when no more results.' })),
+  },
+  {
+    examples: [
+      {
+        data: [
+          {
+            kind: 'comment',
+            boardId: 'brd_01JD2M6T9N4Q8W3E5R7Y1U0I2O',
+            taskId: 'task_01JD2M7B3C5D7F9G1H3J5K7L9M',
+            shortId: 'k7f2q',
+            title: 'Fix login form',
+            snippet: 'Reproduced on [[staging]]; the [[deploy]] button misbehaves when the session expires…',
+          },
+        ],
+        cursor: 'eyJ2IjoxLCJxIjoiNGZzUTdYdDBqUXBNd1JmTV9ZZ0ZCZyIsIm8iOjIwfQ',
+      },
+    ],
+  },
+);
