@@ -51,6 +51,10 @@ export async function serve(): Promise<void> {
     redis: runtime.redis,
     trustProxy: config.trustProxy,
     loggerInstance: runtime.log,
+    metrics:
+      runtime.metrics && config.metricsToken
+        ? { token: config.metricsToken, metrics: runtime.metrics }
+        : null,
   });
 
   let stopping = false;

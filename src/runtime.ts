@@ -14,6 +14,7 @@ import type { HostResolver } from './lib/net/url-guard.js';
 import { SecretBox } from './lib/secret-box.js';
 import { type Clock, systemClock } from './lib/time.js';
 import type { ChangeFeed } from './live/change-feed.js';
+import type { Metrics } from './metrics/metrics.js';
 import { createServices, type ServiceOptions, type Services } from './services.js';
 import { BoardWebhooks } from './webhooks/board-webhooks.js';
 import type { Dispatcher } from './webhooks/dispatcher-thread.js';
@@ -64,6 +65,8 @@ export interface Runtime {
   readonly changeFeed: ChangeFeed;
   readonly dispatcher: Dispatcher;
   readonly redis: Redis | null;
+  /** The process's Prometheus metrics (GET /metrics); null unless LANEBOARD_METRICS_TOKEN is set. */
+  readonly metrics: Metrics | null;
   /** Starts the background work of a server: webhook delivery and history retention. */
   startBackground(): void;
   /** Stops background work (attempts in flight finish), then closes Redis and the database. */
@@ -145,13 +148,31 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     retryDelaysMs: config.webhooks.retryDelaysMs,
     allowPrivate: config.webhooks.allowPrivate,
   };
-  const { resolve: _resolve, ...threadable } = options.dispatcher ?? {};
+  const { resolve: _resolve, onAttempts: _onAttempts, ...threadable } = options.dispatcher ?? {};
+  // prom-client is loaded only when metrics are on. The live-stream count is read at scrape time.
+  const metrics = config.metricsToken
+    ? new (await import('./metrics/metrics.js')).Metrics({
+        database,
+        clock,
+        openStreams: () => changeFeed.subscriptions,
+        onCollectError: (error) =>
+          log.warn({ err: loggableError(error) }, 'metrics: the database could not be read'),
+      })
+    : null;
+  const onAttempts = metrics ? { onAttempts: metrics.countAttempts.bind(metrics) } : {};
   const dispatcher: Dispatcher =
     options.dispatcherThread && ownsDatabase && database.dialect === 'sqlite' && masterKey !== null
       ? new (await import('./webhooks/dispatcher-thread.js')).ThreadedDispatcher(
-          { dataDir: config.dataDir, masterKey, ...dispatcherSettings, ...threadable },
+          {
+            dataDir: config.dataDir,
+            masterKey,
+            ...dispatcherSettings,
+            ...threadable,
+            reportAttempts: !!metrics,
+          },
           log,
           () => hasActiveWebhooks(database.kysely),
+          onAttempts.onAttempts,
         )
       : // Loaded only here: a server whose dispatcher runs on its own thread does not load undici.
         new (await import('./webhooks/webhook-dispatcher.js')).WebhookDispatcher({
@@ -161,6 +182,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
           log,
           ...dispatcherSettings,
           ...options.dispatcher,
+          ...onAttempts,
         });
   const wakeDispatcher = () => dispatcher.wake();
   const changeFeed = new ChangeFeed(database, log);
@@ -211,6 +233,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     changeFeed,
     dispatcher,
     redis,
+    metrics,
     startBackground() {
       dispatcher.start();
       webhookRetention.start();
@@ -224,6 +247,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       await webhookRetention.stop();
       await activityRetention.stop();
       await changeFeed.stop();
+      metrics?.close();
       redis?.disconnect();
       if (ownsDatabase) await database.close();
     },

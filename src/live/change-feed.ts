@@ -94,6 +94,13 @@ export class ChangeFeed implements ActivityConsumer {
     };
   }
 
+  /** Subscriptions in this process: one per open live stream (GET /metrics counts them). */
+  get subscriptions(): number {
+    let count = 0;
+    for (const set of this.listeners.values()) count += set.size;
+    return count;
+  }
+
   /** Resolves once the PostgreSQL LISTEN connection is up (at once on SQLite); tests wait on it. */
   async ready(): Promise<void> {
     this.ensureListening();

@@ -9,6 +9,12 @@ export interface DispatcherLog {
   error(detail: object, message: string): void;
 }
 
+/** What became of an attempt: delivered (2xx), failed with a retry to come, or failed for good. */
+export type AttemptResult = 'delivered' | 'retrying' | 'failed';
+
+/** Told of finished attempts (metrics): called on the dispatcher's path, so it must be cheap and not throw. */
+export type AttemptObserver = (result: AttemptResult, count: number) => void;
+
 export interface DispatcherOptions {
   database: Database;
   secrets: SecretBox;
@@ -25,4 +31,6 @@ export interface DispatcherOptions {
   maxConcurrency?: number;
   /** Attempts in flight to one receiver host. Default 16. */
   perHostConcurrency?: number;
+  /** Told of each attempt's result once it is made (GET /metrics). */
+  onAttempts?: AttemptObserver;
 }

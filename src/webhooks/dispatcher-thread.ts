@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { reassertHeapSizing } from '../lib/heap-sizing.js';
 import { loggableError } from '../lib/loggable-error.js';
+import type { AttemptObserver, AttemptResult } from './dispatcher-options.js';
 import type { DispatcherLog } from './webhook-dispatcher.js';
 
 /** What the server needs of a dispatcher, in this thread or another. */
@@ -33,11 +34,17 @@ export interface DispatcherThreadSettings {
   pollIntervalMs?: number;
   maxConcurrency?: number;
   perHostConcurrency?: number;
+  /** Send the attempts' results back (`attempts` messages) for the server's metrics. */
+  reportAttempts?: boolean;
 }
+
+/** Attempts finished on the thread since its last report, by result. */
+export type AttemptCounts = Partial<Record<AttemptResult, number>>;
 
 export type ToWorker = { type: 'wake' } | { type: 'whenIdle'; id: number } | { type: 'stop' };
 export type FromWorker =
   | { type: 'log'; level: 'warn' | 'error'; detail: object; message: string }
+  | { type: 'attempts'; counts: AttemptCounts }
   | { type: 'idle'; id: number }
   | { type: 'stopped' };
 
@@ -71,6 +78,8 @@ export class ThreadedDispatcher implements Dispatcher {
     private readonly log: DispatcherLog,
     /** Whether any webhook is active: if so the thread starts at once. */
     private readonly anyActiveWebhook: () => Promise<boolean>,
+    /** Told of the thread's attempts (settings.reportAttempts), in batches. */
+    private readonly onAttempts?: AttemptObserver,
   ) {}
 
   /** Resolves once start() has looked for an active webhook (and started the thread if it found one). */
@@ -155,6 +164,7 @@ export class ThreadedDispatcher implements Dispatcher {
     worker.on('message', (message: FromWorker) => {
       if (message.type === 'log') this.log[message.level](message.detail, message.message);
       else if (message.type === 'idle') this.answerIdle(message.id);
+      else if (message.type === 'attempts') this.countAttempts(message.counts);
     });
     worker.on('error', (error) => {
       this.log.error(
@@ -173,6 +183,12 @@ export class ThreadedDispatcher implements Dispatcher {
       }, RESTART_DELAY_MS);
       this.restartTimer.unref();
     });
+  }
+
+  private countAttempts(counts: AttemptCounts): void {
+    for (const [result, count] of Object.entries(counts) as Array<[AttemptResult, number]>) {
+      this.onAttempts?.(result, count);
+    }
   }
 
   private answerIdle(id: number): void {

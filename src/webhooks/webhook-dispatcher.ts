@@ -269,6 +269,7 @@ export class WebhookDispatcher {
     const record = await this.attempts.attempt(job);
     // Read after the attempt: a claim during it may have given this delivery a new lease.
     this.writer.add(job.id, job.leaseOwner, record);
+    this.options.onAttempts?.(record.status === 'pending' ? 'retrying' : record.status, 1);
   }
 
   private async giveBack(jobs: Array<{ id: string; leaseOwner: string }>): Promise<void> {

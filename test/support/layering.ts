@@ -16,6 +16,8 @@ export const ALLOWED_IMPORTS: Record<string, readonly string[] | '*'> = {
   // Consumers of the activity: neither knows the other, and the domain knows neither.
   webhooks: ['domain', 'db', 'lib'],
   live: ['domain', 'db', 'lib'],
+  // Prometheus metrics: read the database and the process; the root feeds them the rest (callbacks).
+  metrics: ['db', 'lib'],
   // mcp/ and capture/ are clients of the external API: its schemas, never the server's code.
   mcp: ['schemas', 'lib'],
   capture: ['schemas', 'lib'],
