@@ -1,0 +1,242 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ensureBuilt,
+  freePort,
+  type RunningServer,
+  startServer,
+  stopServer,
+} from '../support/built-server.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { apiClient, signedWith, TaskWriter } from './backup-api.js';
+import { type CliResult, laneboard } from './run-cli.js';
+
+interface Manifest {
+  schemaVersion: string;
+  laneboardVersion: string;
+  createdAt: string;
+  database: { dialect: string };
+  files: Record<string, string>;
+  pendingFiles: string[];
+}
+
+function expectRefusal(result: CliResult, mentions: string) {
+  expect(result.code, result.stderr).toBe(1);
+  expect(result.stdout).toBe('');
+  expect(result.stderr).toContain(mentions);
+  expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+}
+
+/** Every file under `dir` with its size and modification time: to show that nothing was written. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of fs.readdirSync(dir, { recursive: true }) as string[]) {
+    const stat = fs.statSync(path.join(dir, name));
+    out[name] = `${stat.size}:${stat.mtimeMs}`;
+  }
+  return out;
+}
+
+const readManifest = (dir: string) =>
+  JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
+
+describe('laneboard backup and restore (embedded SQLite)', () => {
+  let scratch: string;
+  let receiver: WebhookReceiver;
+  const servers: RunningServer[] = [];
+  // Webhooks to the receiver on 127.0.0.1 over HTTP; retries soon.
+  const serverEnv = {
+    LANEBOARD_WEBHOOK_ALLOW_PRIVATE: 'true',
+    LANEBOARD_WEBHOOK_ALLOW_HTTP: 'true',
+    LANEBOARD_WEBHOOK_RETRY_DELAYS: '200ms',
+  };
+  const start = async (dataDir: string) => {
+    const server = await startServer({
+      ...serverEnv,
+      LANEBOARD_DATA_DIR: dataDir,
+      PORT: String(await freePort()),
+    });
+    servers.push(server);
+    return server;
+  };
+
+  beforeAll(async () => {
+    ensureBuilt();
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-backup-'));
+    receiver = await WebhookReceiver.start();
+  }, 600_000);
+  afterAll(async () => {
+    for (const server of servers) await stopServer(server, 'SIGKILL');
+    await receiver?.close();
+    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('a backup taken under a write load restores every acknowledged row; its keys reveal and its webhook secrets sign', async () => {
+    const source = path.join(scratch, 'source');
+    const env = { LANEBOARD_DATA_DIR: source };
+    expect((await laneboard(['migrate'], env)).code).toBe(0);
+    const created = await laneboard(['keys', 'create', '--name', 'backup', '--all-boards', '--json'], env);
+    expect(created.code, created.stderr).toBe(0);
+    const key = JSON.parse(created.stdout) as { id: string; key: string };
+
+    const server = await start(source);
+    expect(fs.readFileSync(path.join(source, 'laneboard.pid'), 'utf8').trim()).toBe(String(server.child.pid));
+    const call = apiClient(server.baseUrl, key.key);
+    const board = await call('POST', '/boards', { name: 'Backed up' });
+    const boardId = board.data.id as string;
+    const lane = await call('POST', `/boards/${boardId}/lanes`, { name: 'Todo' });
+    // A filter nothing in this test fires: the only delivery is the restored server's ping.
+    const hook = await call('POST', '/webhooks', {
+      url: receiver.url('/restored'),
+      events: ['board.deleted'],
+    });
+    expect(hook.status).toBe(201);
+    const secret = hook.data.secret as string;
+
+    const writer = new TaskWriter(call, boardId, lane.data.id as string);
+    await writer.reached(20);
+    const acknowledgedBefore = [...writer.acknowledged];
+    const backupDir = path.join(scratch, 'backup');
+    const backup = await laneboard(['backup', backupDir], env);
+    const duringBackup = writer.acknowledged.length - acknowledgedBefore.length;
+    await writer.stop();
+    expect(backup.code, backup.stderr).toBe(0);
+    expect(backup.stderr).toBe('');
+    expect(backup.stdout).toContain(`to ${backupDir}`);
+    // The server went on acknowledging writes while the backup ran.
+    expect(duringBackup).toBeGreaterThan(0);
+
+    const manifest = readManifest(backupDir);
+    expect(manifest).toMatchObject({ database: { dialect: 'sqlite' }, pendingFiles: [] });
+    expect(manifest.schemaVersion).toMatch(/^\d{3}-/);
+    expect(manifest.laneboardVersion).toMatch(/^\d+\.\d+\.\d+/);
+    expect(Date.parse(manifest.createdAt)).not.toBeNaN();
+    expect(Object.keys(manifest.files).sort()).toEqual(['laneboard.sqlite', 'secret.key']);
+    expect(fs.statSync(path.join(backupDir, 'secret.key')).mode & 0o777).toBe(0o600);
+    expect(fs.readFileSync(path.join(backupDir, 'secret.key'), 'utf8')).toBe(
+      fs.readFileSync(path.join(source, 'secret.key'), 'utf8'),
+    );
+
+    // A second backup into the same directory is refused and writes nothing.
+    const before = snapshot(backupDir);
+    expectRefusal(await laneboard(['backup', backupDir], env), `${backupDir} is not empty`);
+    expect(snapshot(backupDir)).toEqual(before);
+
+    // The running server holds its data directory.
+    expectRefusal(await laneboard(['restore', backupDir], env), 'held by a running Laneboard server');
+
+    await stopServer(server, 'SIGTERM');
+    expect(fs.existsSync(path.join(source, 'laneboard.pid'))).toBe(false);
+    // Stopped, the directory is free but not empty.
+    const sourceBefore = snapshot(source);
+    expectRefusal(await laneboard(['restore', backupDir], env), `${source} is not empty`);
+    expect(snapshot(source)).toEqual(sourceBefore);
+
+    const target = path.join(scratch, 'restored');
+    const restoredEnv = { LANEBOARD_DATA_DIR: target };
+    const restored = await laneboard(['restore', backupDir], restoredEnv);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(restored.stdout).toContain(`into ${target}`);
+    expect(fs.readdirSync(target).sort()).toEqual(['laneboard.sqlite', 'secret.key']);
+    expect(fs.statSync(path.join(target, 'secret.key')).mode & 0o777).toBe(0o600);
+
+    // The API key still reveals.
+    expect(await laneboard(['keys', 'reveal', key.id], restoredEnv)).toEqual({
+      code: 0,
+      stdout: `${key.key}\n`,
+      stderr: '',
+    });
+    const second = await start(target);
+    const restoredCall = apiClient(second.baseUrl, key.key);
+    const tasks = await restoredCall('GET', `/boards/${boardId}/tasks`);
+    expect(tasks.status).toBe(200);
+    const rows = tasks.data as unknown as Array<{ id: string; position: number }>;
+    const ids = new Set(rows.map((t) => t.id));
+    expect(acknowledgedBefore.filter((id) => !ids.has(id))).toEqual([]);
+    // One consistent moment: the lane's positions run 0..n-1 without gaps, every task is a written one.
+    expect(rows.map((t) => t.position)).toEqual(rows.map((_, i) => i));
+    expect(rows.filter((t) => !writer.acknowledged.includes(t.id))).toEqual([]);
+
+    // The webhook secret still signs.
+    const ping = await restoredCall('POST', `/webhooks/${hook.data.id as string}/ping`);
+    expect(ping.status).toBe(202);
+    const deliveryId = ping.data.delivery_id as string;
+    const [delivery] = await receiver.waitFor(
+      1,
+      (r) => r.path === '/restored' && r.headers['x-service-delivery'] === deliveryId,
+      60_000,
+    );
+    expect(JSON.parse(delivery?.body ?? '{}')).toMatchObject({ type: 'ping' });
+    expect(delivery && signedWith(delivery, secret)).toBe(true);
+    await stopServer(second, 'SIGTERM');
+  }, 300_000);
+
+  it('refuses a tampered file, a missing or corrupt manifest and a newer schema, writing nothing', async () => {
+    const source = path.join(scratch, 'small');
+    const env = { LANEBOARD_DATA_DIR: source };
+    expect((await laneboard(['migrate'], env)).code).toBe(0);
+    const backupDir = path.join(scratch, 'small-backup');
+    expect((await laneboard(['backup', backupDir], env)).code).toBe(0);
+    const target = path.join(scratch, 'never-written');
+    const restoreFrom = (dir: string) => laneboard(['restore', dir], { LANEBOARD_DATA_DIR: target });
+    const variant = (name: string, change: (dir: string) => void) => {
+      const dir = path.join(scratch, name);
+      fs.cpSync(backupDir, dir, { recursive: true });
+      change(dir);
+      return dir;
+    };
+
+    const tampered = variant('tampered', (dir) => {
+      const file = path.join(dir, 'laneboard.sqlite');
+      const bytes = fs.readFileSync(file);
+      bytes[bytes.length - 100] = (bytes[bytes.length - 100] ?? 0) ^ 0xff;
+      fs.writeFileSync(file, bytes);
+    });
+    expectRefusal(await restoreFrom(tampered), 'checksum mismatch');
+    const otherKey = variant('other-key', (dir) =>
+      fs.writeFileSync(path.join(dir, 'secret.key'), 'another-master-key-0123456789abcdef0123\n'),
+    );
+    expectRefusal(await restoreFrom(otherKey), 'checksum mismatch');
+    const noManifest = variant('no-manifest', (dir) => fs.rmSync(path.join(dir, 'manifest.json')));
+    expectRefusal(await restoreFrom(noManifest), 'manifest.json does not exist');
+    const corrupt = variant('corrupt', (dir) =>
+      fs.writeFileSync(path.join(dir, 'manifest.json'), '{"format":'),
+    );
+    expectRefusal(await restoreFrom(corrupt), 'is corrupt');
+    const newer = variant('newer', (dir) => {
+      const manifest = readManifest(dir);
+      fs.writeFileSync(
+        path.join(dir, 'manifest.json'),
+        JSON.stringify({ ...manifest, schemaVersion: '999-future' }),
+      );
+    });
+    expectRefusal(await restoreFrom(newer), 'newer Laneboard');
+    expect(fs.existsSync(target)).toBe(false);
+
+    // A configured master key that is not the backup's would leave every secret sealed.
+    expectRefusal(
+      await laneboard(['restore', backupDir], {
+        LANEBOARD_DATA_DIR: target,
+        LANEBOARD_SECRET_KEY: 'not-the-backups-master-key-0123456789',
+      }),
+      'LANEBOARD_SECRET_KEY is not the master key',
+    );
+    expect(fs.existsSync(target)).toBe(false);
+
+    // A file where the directory should be.
+    const file = path.join(scratch, 'a-file');
+    fs.writeFileSync(file, 'x');
+    expectRefusal(await laneboard(['backup', file], env), `${file} is not a directory`);
+  }, 300_000);
+
+  it('bad arguments are usage errors (exit 2)', async () => {
+    for (const args of [['backup'], ['restore'], ['backup', 'a', 'b'], ['restore', '--bogus', 'x']]) {
+      const result = await laneboard(args, {});
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+    }
+  });
+});
