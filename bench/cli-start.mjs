@@ -21,7 +21,7 @@ const NPX_RUNS = Number(process.env.BENCH_NPX_RUNS ?? 5);
 const TARGET_MS = 300;
 
 const { StateStore } = await import(path.join(ROOT, 'dist/capture/state-store.js'));
-const { fingerprint } = await import(path.join(ROOT, 'dist/capture/claude-transcript.js'));
+const { fingerprint } = await import(path.join(ROOT, 'dist/capture/transcript-file.js'));
 const { systemClock } = await import(path.join(ROOT, 'dist/lib/time.js'));
 
 /** This process's environment without Laneboard settings, plus `extra`. */

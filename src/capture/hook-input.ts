@@ -1,17 +1,22 @@
-/** What Claude Code passes a `Stop` / `SessionEnd` hook on stdin (the fields capture uses). */
+/** What an agent passes a capture hook on stdin (the fields capture uses), whichever agent it is. */
 export interface HookInput {
   transcriptPath: string;
   sessionId: string | null;
   cwd: string | null;
   hookEventName: string | null;
+  /**
+   * Claude Code's `Stop` carries the final answer's text (`last_assistant_message`): it is sent with this
+   * run even when the transcript does not hold it yet.
+   */
+  lastAssistantMessage?: string | null;
 }
 
-function optionalString(value: unknown): string | null {
+export function optionalString(value: unknown): string | null {
   return typeof value === 'string' && value.length > 0 ? value : null;
 }
 
-/** Parses the hook's JSON; null when it is not JSON or names no transcript (nothing to capture). */
-export function parseHookInput(text: string): HookInput | null {
+/** The JSON object on stdin, or null when it is not one. */
+export function parseObject(text: string): Record<string, unknown> | null {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -19,14 +24,21 @@ export function parseHookInput(text: string): HookInput | null {
     return null;
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
-  const fields = parsed as Record<string, unknown>;
-  const transcriptPath = optionalString(fields.transcript_path);
-  if (!transcriptPath) return null;
+  return parsed as Record<string, unknown>;
+}
+
+/** Parses Claude Code's hook JSON; null when it is not JSON or names no transcript (nothing to capture). */
+export function parseHookInput(text: string): HookInput | null {
+  const fields = parseObject(text);
+  const transcriptPath = optionalString(fields?.transcript_path);
+  if (!fields || !transcriptPath) return null;
+  const lastAssistantMessage = optionalString(fields.last_assistant_message);
   return {
     transcriptPath,
     sessionId: optionalString(fields.session_id),
     cwd: optionalString(fields.cwd),
     hookEventName: optionalString(fields.hook_event_name),
+    ...(lastAssistantMessage ? { lastAssistantMessage } : {}),
   };
 }
 

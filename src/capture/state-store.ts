@@ -6,8 +6,30 @@ import type { Clock } from '../lib/time.js';
 import type { TaskRef } from './api-client.js';
 import type { Deadline } from './deadline.js';
 
+/** The final answer capture sent last, to keep one answer from becoming two turns (final-answer.ts). */
+export interface AnswerMemo {
+  /** Hash of the last answer sent for the current prompt (its text, whitespace collapsed). */
+  hash: string;
+  /** Hash of an answer sent from the hook's input whose transcript line has not been read yet. */
+  echo: string | null;
+}
+
+/** What `capture status` shows of a transcript's last run. */
+export interface RunRecord {
+  source?: 'claude' | 'copilot';
+  sessionId?: string | null;
+  /** When the last run ended (ISO 8601). */
+  lastRunAt?: string;
+  /** The last run's log line, without time and prefix. */
+  lastRun?: string;
+  /** The last turn the server accepted from this transcript. */
+  lastTurn?: { sourceId: string; role: string; capturedAt: string } | null;
+  /** Why the last failing run failed; cleared by a run that completes. */
+  lastError?: { at: string; message: string } | null;
+}
+
 /** What is remembered per transcript between runs. */
-export interface TranscriptState {
+export interface TranscriptState extends RunRecord {
   transcriptPath: string;
   /** Bytes of the transcript already sent (always at a line boundary). */
   offset: number;
@@ -15,6 +37,7 @@ export interface TranscriptState {
   fingerprint: string;
   /** The task the shortId resolved to, so a later run needs no lookup. */
   task: TaskRef | null;
+  answer?: AnswerMemo | null;
 }
 
 /** `LANEBOARD_CAPTURE_STATE_DIR`, else `~/.laneboard/capture`. */
@@ -54,6 +77,26 @@ export class StateStore {
     } catch {
       return null; // none yet, or unreadable: start from the beginning (duplicates are ignored by the API)
     }
+  }
+
+  /** Every transcript's state, the most recent run first (states never run are last). */
+  async list(): Promise<TranscriptState[]> {
+    let names: string[];
+    try {
+      names = await fs.readdir(this.dir);
+    } catch {
+      return [];
+    }
+    const states: TranscriptState[] = [];
+    for (const name of names.filter((n) => /^[0-9a-f]{32}\.json$/.test(n))) {
+      try {
+        const parsed = JSON.parse(await fs.readFile(path.join(this.dir, name), 'utf8')) as TranscriptState;
+        if (typeof parsed.transcriptPath === 'string') states.push(parsed);
+      } catch {
+        // being replaced, or damaged: not shown
+      }
+    }
+    return states.sort((a, b) => (b.lastRunAt ?? '').localeCompare(a.lastRunAt ?? ''));
   }
 
   async write(state: TranscriptState): Promise<void> {

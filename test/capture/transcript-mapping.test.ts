@@ -97,31 +97,24 @@ describe('truncating content to the 1 MiB limit', () => {
 
 describe('batching turns', () => {
   const turnLine = (i: number, content = 'hi') => ({
-    text: line({ type: 'user', uuid: `u-${i}`, message: { content } }),
+    turn: mapClaudeLine(line({ type: 'user', uuid: `u-${i}`, message: { content } })),
     end: (i + 1) * 10,
   });
 
   it('closes a batch at 100 turns or at the byte limit, and carries trailing non-turn lines', () => {
     const lines = Array.from({ length: 250 }, (_, i) => turnLine(i));
-    lines.push({ text: '{"type":"system"}', end: 2600 });
-    const batches = batchLines(lines, mapClaudeLine, 0);
+    lines.push({ turn: null, end: 2600 });
+    const batches = batchLines(lines, 0);
     expect(batches.map((b) => b.turns.length)).toEqual([100, 100, 50]);
     expect(batches.map((b) => b.end)).toEqual([1000, 2000, 2600]);
 
-    const bySize = batchLines(
-      [turnLine(0, 'a'.repeat(600)), turnLine(1, 'b'.repeat(600))],
-      mapClaudeLine,
-      0,
-      1000,
-    );
+    const bySize = batchLines([turnLine(0, 'a'.repeat(600)), turnLine(1, 'b'.repeat(600))], 0, 1000);
     expect(bySize.map((b) => b.turns.length)).toEqual([1, 1]);
   });
 
   it('moves past lines that are no turn even when no turn is left to send', () => {
-    expect(batchLines([{ text: '{"type":"summary"}', end: 42 }], mapClaudeLine, 20)).toEqual([
-      { turns: [], end: 42 },
-    ]);
-    expect(batchLines([], mapClaudeLine, 20)).toEqual([]);
+    expect(batchLines([{ turn: null, end: 42 }], 20)).toEqual([{ turns: [], end: 42 }]);
+    expect(batchLines([], 20)).toEqual([]);
   });
 });
 
