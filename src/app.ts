@@ -26,6 +26,7 @@ import { todoRoutes } from './http/routes/todos.js';
 import { turnRoutes } from './http/routes/turns.js';
 import { webhookRoutes } from './http/routes/webhooks.js';
 import type { SingleSignOn } from './http/ui/oidc-routes.js';
+import type { SingleSignOn } from './http/ui/oidc-routes.js';
 import { type LiveStreamSettings, uiApi } from './http/ui/ui-api.js';
 import { installJsonBodyParser, validatorCompiler } from './http/validation.js';
 import { webUi } from './http/web-ui.js';
@@ -42,6 +43,8 @@ export interface AppDeps {
   trustProxy?: boolean | number | string[];
   /** Live board stream limits (default: 10 per session, 15 s heartbeat). */
   liveStreams?: LiveStreamSettings;
+  /** OpenID Connect sign-in of the web UI (LANEBOARD_OIDC_*); absent or null: off. */
+  singleSignOn?: SingleSignOn | null;
   /** OpenID Connect sign-in of the web UI (LANEBOARD_OIDC_*); absent or null: off. */
   singleSignOn?: SingleSignOn | null;
   /** `GET /metrics` and the request timings behind it; absent or null: off (404). */

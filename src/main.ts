@@ -1,5 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import type { Config } from './config.js';
+import type { RelyingParty } from './http/ui/oidc-routes.js';
 import { type HeapSizing, sizeHeap } from './lib/heap-sizing.js';
 
 /**
@@ -24,8 +25,11 @@ export async function serve(): Promise<void> {
     import('./runtime.js'),
   ]);
   let config: Config;
+  let identityProvider: RelyingParty | null;
   try {
     config = loadConfig();
+    // Before the database opens: an issuer that does not answer stops the start (exit 1, naming it).
+    identityProvider = await (await import('./single-sign-on.js')).discoverIdentityProvider(config);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`laneboard: invalid configuration: ${error.message}\n`);
@@ -51,6 +55,7 @@ export async function serve(): Promise<void> {
     redis: runtime.redis,
     trustProxy: config.trustProxy,
     loggerInstance: runtime.log,
+    singleSignOn: identityProvider && { relyingParty: identityProvider, secrets: runtime.secrets },
     metrics:
       runtime.metrics && config.metricsToken
         ? { token: config.metricsToken, metrics: runtime.metrics }

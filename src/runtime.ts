@@ -125,7 +125,12 @@ export function serviceOptions(config: Config, options: ConsoleRuntimeOptions): 
   return {
     assets: { maxBytes: config.assetMaxBytes },
     ...options.services,
-    people: { sessionTtlMs: config.sessionTtlMs, ...options.services?.people },
+    people: {
+      sessionTtlMs: config.sessionTtlMs,
+      passwordSignIn: config.oidc?.passwordSignIn ?? true,
+      ...options.services?.people,
+    },
+    sso: options.services?.sso ?? { allowedDomains: config.oidc?.allowedDomains ?? [] },
   };
 }
 

@@ -21,6 +21,8 @@ export const ALLOWED_IMPORTS: Record<string, readonly string[] | '*'> = {
   // mcp/ and capture/ are clients of the external API: its schemas, never the server's code.
   mcp: ['schemas', 'lib'],
   capture: ['schemas', 'lib'],
+  // The OpenID Connect relying party (openid-client): the composition root hands it to http/ as an interface.
+  auth: ['lib'],
   // http/routes/mcp.ts serves the MCP server at POST /mcp, so http/ may use mcp/ (never the reverse).
   http: ['domain', 'schemas', 'lib', 'mcp', 'live'],
   cli: ['root', 'domain', 'db', 'lib', 'schemas', 'capture', 'mcp'],

@@ -3,6 +3,7 @@ import { boardEventsRoute } from '../live/board-events-route.js';
 import { boardViewRoutes } from '../live/board-view-routes.js';
 import { accountRoutes } from './account-routes.js';
 import { agentRoutes } from './agent-routes.js';
+import { oidcRoutes, type SingleSignOn } from './oidc-routes.js';
 import { uiBoardRoutes } from './board-routes.js';
 import { peopleRoutes } from './people-routes.js';
 import { uiSearchRoutes } from './search-routes.js';
@@ -17,7 +18,11 @@ import { uiSession } from './ui-session.js';
  */
 export async function uiApi(
   app: FastifyInstance,
-  { services, live }: { services: UiServices; live?: LiveStreamSettings },
+  {
+    services,
+    live,
+    singleSignOn = null,
+  }: { services: UiServices; live?: LiveStreamSettings; singleSignOn?: SingleSignOn | null },
 ): Promise<void> {
   // Internal and free to change: kept out of the external API's OpenAPI document.
   app.addHook('onRoute', (route) => {
@@ -25,6 +30,7 @@ export async function uiApi(
   });
   await app.register(uiSession, { sessions: services.sessions });
   await app.register(accountRoutes, { sessions: services.sessions, people: services.people });
+  await app.register(oidcRoutes, { singleSignOn, sessions: services.sessions, sso: services.sso });
   await app.register(peopleRoutes, { people: services.people });
   await app.register(settingsRoutes, {
     keyConsole: services.keyConsole,

@@ -8,6 +8,7 @@ import type { LaneService } from '../../domain/lanes/lane-service.js';
 import type { KeyConsole } from '../../domain/people/key-console.js';
 import type { PeopleService } from '../../domain/people/people-service.js';
 import type { SessionService } from '../../domain/people/session-service.js';
+import type { SsoService } from '../../domain/people/sso-service.js';
 import type { WebhookConsole } from '../../domain/people/webhook-console.js';
 import type { ReactionService } from '../../domain/reactions/reaction-service.js';
 import type { SearchService } from '../../domain/search/search-service.js';
@@ -21,6 +22,7 @@ import type { BoardEventsService } from '../../live/board-events.js';
 export interface UiServices {
   sessions: SessionService;
   people: PeopleService;
+  sso: SsoService;
   keyConsole: KeyConsole;
   webhookConsole: WebhookConsole;
   webhooks: WebhookService;
