@@ -64,6 +64,12 @@ describe('supported Node.js versions', () => {
       expect(semver.valid(version), version).toBe(version);
   });
 
+  it('are the ones docs/deployment.md names', () => {
+    const deployment = fs.readFileSync(path.join(ROOT, 'docs/deployment.md'), 'utf8');
+    for (const version of [...tested.full, ...tested.smoke]) expect(deployment).toContain(`(${version})`);
+    for (const range of manifest.engines.node.split(' || ')) expect(deployment).toContain(`\`${range}\``);
+  });
+
   it.each(SUPPORTED)('install every locked package without an engine warning on %s', (version) => {
     expect(refusing(version)).toEqual([]);
   });
