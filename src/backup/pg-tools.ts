@@ -31,6 +31,15 @@ function libpqConnection(databaseUrl: string): { dbname: string; env: NodeJS.Pro
   const url = new URL(databaseUrl);
   const password = decodeURIComponent(url.password);
   url.password = '';
+  // libpq decodes only %XX (not `+`) and refuses parameters it does not know, such as node-postgres's
+  // `ssl`, which it spells sslmode.
+  const params = new URLSearchParams(url.search);
+  if (['true', '1'].includes(params.get('ssl') ?? '') && !params.has('sslmode'))
+    params.set('sslmode', 'require');
+  params.delete('ssl');
+  url.search = [...params]
+    .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
+    .join('&');
   return {
     dbname: url.toString(),
     env: password === '' ? { ...process.env } : { ...process.env, PGPASSWORD: password },
