@@ -16,6 +16,8 @@ const EVENT_TYPES = [
   'task.updated',
   'task.deleted',
   'task.moved',
+  'task.assigned',
+  'task.unassigned',
   'comment.created',
   'comment.deleted',
   'todo.created',

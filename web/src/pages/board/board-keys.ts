@@ -34,6 +34,7 @@ export function focusCard(cardId: string, laneId?: string, index?: number): void
 
 export interface CardKeyActions {
   move: (card: Card) => void;
+  assign: (card: Card) => void;
   archive: (card: Card) => void;
   editTitle: (card: Card) => void;
 }
@@ -42,7 +43,7 @@ const TYPING = 'input, textarea, select, [contenteditable="true"], [role="dialog
 
 /**
  * The board's card keys, on the focused card: arrows or h j k l go to the card above or below, or to
- * the lane on either side (the same row, or its last card); `m` moves, `e` edits the title, `x`
+ * the lane on either side (the same row, or its last card); `m` moves, `a` assigns, `e` edits the title, `x`
  * archives; Enter opens (the title is a link). With no card focused, an arrow or j/k/h/l focuses the
  * first card. Nothing fires while typing, in a dialog or menu, or with a modifier.
  */
@@ -84,7 +85,7 @@ export function useCardKeys(lanes: Lane[], cardsByLane: Map<string, Card[]>, act
         return;
       }
       if (!card) return;
-      const act = { m: actions.move, e: actions.editTitle, x: actions.archive }[event.key];
+      const act = { m: actions.move, a: actions.assign, e: actions.editTitle, x: actions.archive }[event.key];
       if (!act || (card.archived && event.key !== 'x')) return;
       event.preventDefault();
       act(card);

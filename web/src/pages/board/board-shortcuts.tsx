@@ -6,6 +6,7 @@ export const SHORTCUTS: Array<[key: string, what: string]> = [
   ['← ↓ ↑ → or h j k l', 'Go to the card below, above, or in the next lane'],
   ['Enter', 'Open the focused card'],
   ['m', 'Move the focused card to a lane and position'],
+  ['a', 'Assign people and agents to the focused card'],
   ['e', 'Edit the focused card’s title in place (Enter saves, Esc cancels)'],
   ['x', 'Archive the focused card (Undo in the message)'],
   ['/', 'Filter tasks'],

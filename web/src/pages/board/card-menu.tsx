@@ -35,6 +35,11 @@ export function CardMenu({ card, actions }: { card: Card; actions: CardActions }
             </DropdownMenu.Item>
           )}
           {!card.archived && (
+            <DropdownMenu.Item className={MENU_ITEM} onSelect={() => actions.assign(card)}>
+              Assign… <Key>a</Key>
+            </DropdownMenu.Item>
+          )}
+          {!card.archived && (
             <DropdownMenu.Item className={MENU_ITEM} onSelect={() => actions.editTitle(card)}>
               Edit title <Key>e</Key>
             </DropdownMenu.Item>

@@ -18,6 +18,7 @@ const PRIORITY_TONES = [
 
 export interface CardActions {
   move: (card: Card) => void;
+  assign: (card: Card) => void;
   archive: (card: Card) => void;
   editTitle: (card: Card) => void;
   saveTitle: (card: Card, title: string | null) => void;
@@ -158,7 +159,11 @@ export const TaskCard = memo(function TaskCard({
                   {assignee.type === 'agent' ? <Bot className="size-3" /> : initials(assignee.name)}
                 </span>
               ))}
-              {assignees.length > 3 && <span aria-hidden>+{assignees.length - 3}</span>}
+              {assignees.length > 3 && (
+                <span aria-hidden className="pl-1.5">
+                  +{assignees.length - 3}
+                </span>
+              )}
             </span>
           )}
         </span>

@@ -1,4 +1,5 @@
-import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { UserCheck } from 'lucide-react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
 import {
@@ -12,13 +13,16 @@ import {
   useRenameBoard,
   useRenameLane,
 } from '../../api/boards';
+import { useSession } from '../../api/session';
 import { useMoveTask } from '../../api/tasks';
+import { AssignDialog } from '../../components/assign-dialog';
 import { ConfirmDialog } from '../../components/dialog';
 import { Button, ErrorState, errorMessage, FormError, fieldError, Loading } from '../../components/ui';
 import { useBoardEvents } from '../../live/use-board-events';
 import { BoardDnd, type Drop } from './board-dnd';
 import { focusCard, useCardKeys } from './board-keys';
 import { BoardShortcuts } from './board-shortcuts';
+import { useAssignedToMe, useCardsByLane } from './card-filter';
 import { UNDO_MS, useLaneActions, useTaskLinkRouting } from './lane-actions';
 import { LaneColumn } from './lane-column';
 import { LaneTabs } from './lane-tabs';
@@ -28,6 +32,7 @@ import { useRevealedLanes } from './reveal';
 
 type Dialog =
   | { kind: 'move'; card: Card }
+  | { kind: 'assign'; cardId: string }
   | { kind: 'rename-lane'; lane: Lane }
   | { kind: 'delete-lane'; lane: Lane }
   | { kind: 'rename-board' }
@@ -90,25 +95,13 @@ function BoardPage() {
   const deleteBoard = useDeleteBoard(boardId);
 
   const lanes = board.data?.lanes ?? [];
-  const cardsByLane = useMemo(() => {
-    const needle = filter.trim().toLowerCase();
-    const map = new Map<string, Card[]>();
-    for (const card of board.data?.tasks ?? []) {
-      const match =
-        !needle ||
-        card.title.toLowerCase().includes(needle) ||
-        card.shortId.includes(needle) ||
-        card.tags.some((tag) => tag.toLowerCase().includes(needle));
-      if (!match) continue;
-      const list = map.get(card.laneId);
-      if (list) list.push(card);
-      else map.set(card.laneId, [card]);
-    }
-    return map;
-  }, [board.data, filter]);
+  const session = useSession();
+  const [mine, setMine] = useAssignedToMe();
+  const cardsByLane = useCardsByLane(board.data?.tasks, filter, mine ? (session.data?.id ?? '') : null);
 
   const laneActions = useLaneActions(boardId, {
     openMove: (card) => setDialog({ kind: 'move', card }),
+    openAssign: (card) => setDialog({ kind: 'assign', cardId: card.id }),
     rename: (lane) => setDialog({ kind: 'rename-lane', lane }),
     remove: (lane) => setDialog({ kind: 'delete-lane', lane }),
     setEditing,
@@ -132,6 +125,8 @@ function BoardPage() {
     addLane.mutate(String(new FormData(form).get('name')), { onSuccess: () => form.reset() });
   };
   const taskTotal = data.tasks.length;
+  // The card as the cache has it now, so the picker follows its own changes and the live events.
+  const assigning = dialog?.kind === 'assign' ? data.tasks.find((t) => t.id === dialog.cardId) : undefined;
   return (
     <>
       <div className="mb-4 flex flex-wrap items-center gap-2">
@@ -154,6 +149,9 @@ function BoardPage() {
             onChange={(event) => setFilter(event.target.value)}
             className="w-48 rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-900"
           />
+          <Button aria-pressed={mine} variant={mine ? 'primary' : 'secondary'} onClick={() => setMine(!mine)}>
+            <UserCheck aria-hidden className="size-4" /> Assigned to me
+          </Button>
           <label className="flex items-center gap-1.5 text-sm">
             <input
               type="checkbox"
@@ -220,6 +218,18 @@ function BoardPage() {
           error={null}
           onMove={(laneId, position) => moveCard(dialog.card, laneId, position, 'dialog')}
           onClose={() => setDialog(null)}
+        />
+      )}
+      {assigning && (
+        <AssignDialog
+          boardId={boardId}
+          taskId={assigning.id}
+          title={assigning.title}
+          assignees={assigning.assignees ?? []}
+          onClose={() => {
+            setDialog(null);
+            focusCard(assigning.id);
+          }}
         />
       )}
       {dialog?.kind === 'rename-lane' && (

@@ -19,6 +19,7 @@ export function useLaneActions(
   boardId: string,
   page: {
     openMove: (card: Card) => void;
+    openAssign: (card: Card) => void;
     rename: (lane: Lane) => void;
     remove: (lane: Lane) => void;
     /** Which card's title is being edited in place (null: none). */
@@ -56,6 +57,7 @@ export function useLaneActions(
       rename: (lane) => latest.current.page.rename(lane),
       remove: (lane) => latest.current.page.remove(lane),
       move: (card) => latest.current.page.openMove(card),
+      assign: (card) => latest.current.page.openAssign(card),
       archive: (card) => void toggleArchive(card, true),
       editTitle: (card) => latest.current.page.setEditing(card.id),
       saveTitle: (card, title) => {

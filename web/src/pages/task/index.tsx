@@ -16,6 +16,7 @@ import {
 import { useTaskEvents } from '../../live/use-board-events';
 import { TaskActivity } from './activity';
 import { Assets } from './assets';
+import { Assignees } from './assignees';
 import { Comments } from './comments';
 import { MarkdownText } from './markdown';
 import { Todos } from './todos';
@@ -181,7 +182,8 @@ export default function TaskPage() {
           <Comments boardId={boardId} taskId={taskId} />
           <Turns boardId={boardId} taskId={taskId} />
         </div>
-        <aside aria-label="Todos, files and activity" className="space-y-8">
+        <aside aria-label="Assignees, todos, files and activity" className="space-y-8">
+          <Assignees boardId={boardId} task={t} />
           <Todos boardId={boardId} taskId={taskId} />
           <Assets boardId={boardId} taskId={taskId} />
           <TaskActivity boardId={boardId} taskId={taskId} />
