@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type CaptureOptions, type CaptureOutcome, captureClaude } from '../../src/capture/capture-claude.js';
+import { captureCopilot } from '../../src/capture/capture-copilot.js';
 import type { CaptureLog } from '../../src/capture/capture-log.js';
 import type { Dialect } from '../../src/db/schema.js';
 import { systemClock } from '../../src/lib/time.js';
@@ -88,6 +89,24 @@ export function runCapture(
 ): Promise<CaptureOutcome> {
   return captureClaude({
     input: { transcriptPath, sessionId: 'test', cwd: null, hookEventName: 'Stop' },
+    env: { LANEBOARD_URL: server.url, LANEBOARD_API_KEY: server.key },
+    stateDir,
+    clock: systemClock,
+    budgetMs: 10_000,
+    log: memoryLog(),
+    ...overrides,
+  });
+}
+
+/** One `capture copilot` run as an agentStop hook would make it, on the event log `eventLog`. */
+export function runCopilot(
+  server: { url: string; key: string },
+  eventLog: string,
+  stateDir: string,
+  overrides: Partial<CaptureOptions> = {},
+): Promise<CaptureOutcome> {
+  return captureCopilot({
+    input: { transcriptPath: eventLog, sessionId: 'copilot-test', cwd: null, hookEventName: 'agentStop' },
     env: { LANEBOARD_URL: server.url, LANEBOARD_API_KEY: server.key },
     stateDir,
     clock: systemClock,
