@@ -14,6 +14,7 @@ import { echoRequestId, requestId } from './http/request-id.js';
 import { assetRoutes } from './http/routes/assets.js';
 import { boardRoutes } from './http/routes/boards.js';
 import { commentRoutes } from './http/routes/comments.js';
+import { eventRoutes } from './http/routes/events.js';
 import { laneRoutes } from './http/routes/lanes.js';
 import { mcpRoutes } from './http/routes/mcp.js';
 import { memberRoutes } from './http/routes/members.js';
@@ -25,7 +26,6 @@ import { taskRoutes } from './http/routes/tasks.js';
 import { todoRoutes } from './http/routes/todos.js';
 import { turnRoutes } from './http/routes/turns.js';
 import { webhookRoutes } from './http/routes/webhooks.js';
-import type { SingleSignOn } from './http/ui/oidc-routes.js';
 import type { SingleSignOn } from './http/ui/oidc-routes.js';
 import { type LiveStreamSettings, uiApi } from './http/ui/ui-api.js';
 import { installJsonBodyParser, validatorCompiler } from './http/validation.js';
@@ -43,8 +43,6 @@ export interface AppDeps {
   trustProxy?: boolean | number | string[];
   /** Live board stream limits (default: 10 per session, 15 s heartbeat). */
   liveStreams?: LiveStreamSettings;
-  /** OpenID Connect sign-in of the web UI (LANEBOARD_OIDC_*); absent or null: off. */
-  singleSignOn?: SingleSignOn | null;
   /** OpenID Connect sign-in of the web UI (LANEBOARD_OIDC_*); absent or null: off. */
   singleSignOn?: SingleSignOn | null;
   /** `GET /metrics` and the request timings behind it; absent or null: off (404). */
@@ -109,6 +107,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(assetRoutes, { assets: deps.services.assets });
       await api.register(reactionRoutes, { reactions: deps.services.reactions });
       await api.register(webhookRoutes, { webhooks: deps.services.webhooks });
+      await api.register(eventRoutes, {
+        activityStream: deps.services.activityStream,
+        apiKeys: deps.services.apiKeys,
+      });
       await api.register(searchRoutes, { search: deps.services.search });
       await api.register(memberRoutes, { agents: deps.services.agents });
     },

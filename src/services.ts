@@ -19,6 +19,7 @@ import { TaskService } from './domain/tasks/task-service.js';
 import { TodoService } from './domain/todos/todo-service.js';
 import { TurnService } from './domain/turns/turn-service.js';
 import { WebhookService, type WebhookServiceOptions } from './domain/webhooks/webhook-service.js';
+import type { ActivityStreamOptions, ActivityStreamService, CommitSource } from './live/activity-stream.js';
 import type { BoardEventsOptions, BoardEventsService, ChangeSource } from './live/board-events.js';
 
 export interface ServiceOptions {
@@ -27,8 +28,10 @@ export interface ServiceOptions {
   /** Session lifetime and sign-in throttling of the web UI. */
   people?: PeopleOptions;
   /** The change feed the live board streams follow (the runtime's); without it streams hear nothing. */
-  changeFeed?: ChangeSource;
+  changeFeed?: ChangeSource & CommitSource;
   liveEvents?: BoardEventsOptions;
+  /** The activity stream of integrations (`GET /api/ext/v1/events`): its timings. */
+  activityStream?: ActivityStreamOptions;
   /** The asset size limit (LANEBOARD_ASSET_MAX_BYTES); 10 MiB by default. */
   assets?: AssetServiceOptions;
   /** Single sign-on: the email domains whose people join as members at their first sign-in. */
@@ -36,7 +39,11 @@ export interface ServiceOptions {
 }
 
 /** For processes without a change feed (none today: the runtime always passes its own). */
-const SILENT_FEED: ChangeSource = { subscribe: () => () => {}, ready: async () => {} };
+const SILENT_FEED: ChangeSource & CommitSource = {
+  subscribe: () => () => {},
+  subscribeAll: () => () => {},
+  ready: async () => {},
+};
 
 /**
  * The domain services, built once from shared dependencies; HTTP, CLI, UI and MCP use these. A new
@@ -77,6 +84,7 @@ export type DomainServices = ReturnType<typeof createDomainServices>;
 /** Every service a server uses: the domain services and the live board streams. */
 export interface Services extends DomainServices {
   boardEvents: BoardEventsService;
+  activityStream: ActivityStreamService;
 }
 
 /**
@@ -84,9 +92,14 @@ export interface Services extends DomainServices {
  * by this module: the CLI's console runtime builds only the domain services (docs/decisions.md).
  */
 export async function createServices(deps: ServiceDeps, options: ServiceOptions = {}): Promise<Services> {
-  const { BoardEventsService } = await import('./live/board-events.js');
+  const [{ BoardEventsService }, { ActivityStreamService }] = await Promise.all([
+    import('./live/board-events.js'),
+    import('./live/activity-stream.js'),
+  ]);
+  const feed = options.changeFeed ?? SILENT_FEED;
   return {
     ...createDomainServices(deps, options),
-    boardEvents: new BoardEventsService(deps, options.changeFeed ?? SILENT_FEED, options.liveEvents),
+    boardEvents: new BoardEventsService(deps, feed, options.liveEvents),
+    activityStream: new ActivityStreamService(deps, feed, options.activityStream),
   };
 }

@@ -13,6 +13,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  cursor_expired: 410,
   idempotency_key_reused: 422,
   request_timeout: 408,
   payload_too_large: 413,

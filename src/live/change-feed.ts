@@ -42,6 +42,8 @@ type Range = { fromId: number; toId: number };
  */
 export class ChangeFeed implements ActivityConsumer {
   private readonly listeners = new Map<string, Set<ChangeListener>>();
+  /** Listeners of every board's changes (the activity stream of integrations). */
+  private readonly anyBoard = new Set<ChangeListener>();
   private pgListener: PgListener | null = null;
   private stopped = false;
   /** PostgreSQL: committed ranges per board not yet notified, and the timer that will. */
@@ -94,6 +96,15 @@ export class ChangeFeed implements ActivityConsumer {
     };
   }
 
+  /** Calls `listener` for every committed change of any board, from any instance. Returns unsubscribe. */
+  subscribeAll(listener: ChangeListener): () => void {
+    this.anyBoard.add(listener);
+    this.ensureListening();
+    return () => {
+      this.anyBoard.delete(listener);
+    };
+  }
+
   /** Subscriptions in this process: one per open live stream (GET /metrics counts them). */
   get subscriptions(): number {
     let count = 0;
@@ -111,6 +122,7 @@ export class ChangeFeed implements ActivityConsumer {
     this.sendUnsent();
     this.stopped = true;
     this.listeners.clear();
+    this.anyBoard.clear();
     await this.pgListener?.stop();
     this.pgListener = null;
   }
@@ -126,8 +138,10 @@ export class ChangeFeed implements ActivityConsumer {
       this.log,
       () => {
         // After a reconnection, subscribers may have missed changes: tell them to re-read.
-        if (!first)
+        if (!first) {
           for (const boardId of this.listeners.keys()) this.publish({ boardId, fromId: null, toId: null });
+          if (this.listeners.size === 0) this.publish({ boardId: '', fromId: null, toId: null });
+        }
         first = false;
       },
     );
@@ -142,8 +156,8 @@ export class ChangeFeed implements ActivityConsumer {
 
   private publish(change: BoardChange): void {
     const set = this.listeners.get(change.boardId);
-    if (!set) return;
-    for (const listener of [...set]) {
+    if (!set && this.anyBoard.size === 0) return;
+    for (const listener of [...(set ?? []), ...this.anyBoard]) {
       try {
         listener(change);
       } catch (error) {

@@ -21,6 +21,8 @@ export const ERROR_CODES = [
   'rate_limited',
   'conflict',
   'idempotency_key_reused',
+  // The activity stream: a cursor older than the retention window.
+  'cursor_expired',
   'internal_error',
   'unavailable',
 ] as const;
@@ -55,6 +57,7 @@ export const ERROR = {
   403: errorRef('`forbidden`: the key has no grant on the board, or only `read` for a change.'),
   404: errorRef('`not_found`: the resource does not exist, or belongs to another board, task or key.'),
   409: errorRef('`conflict`: concurrent changes kept the request from completing; retry it.'),
+  410: errorRef('`cursor_expired`: the cursor is older than the retention window; start again without one.'),
   422: errorRef('`idempotency_key_reused`: the `Idempotency-Key` was sent before with a different request.'),
   413: errorRef('`payload_too_large`: the body is over the limit (1 MiB; 10 MiB for turns).'),
   415: errorRef('`unsupported_media_type`: bodies must be sent as `application/json`.'),

@@ -1,6 +1,7 @@
 import { queueEvent, type WebhookEventPayload } from '../db/repositories/deliveries.js';
 import type { Tx } from '../db/transaction.js';
 import type { ActivityConsumer, RecordedActivity } from '../domain/activities/activity-types.js';
+import { eventPayload } from '../domain/activities/event-payload.js';
 import { newId } from '../lib/ids.js';
 import type { BoardWebhooks } from './board-webhooks.js';
 
@@ -27,14 +28,9 @@ export class WebhookFanOut implements ActivityConsumer {
     const candidates = await this.boardWebhooks.forBoard(tx.db, activity.boardId);
     const webhookIds = candidates.filter((w) => subscribedTo(w.events, activity.type)).map((w) => w.id);
     if (webhookIds.length === 0) return;
-    const payload: WebhookEventPayload = {
-      id: newId('evt'),
-      type: activity.type,
-      timestamp: activity.createdAt,
-      // Who made the change: the agent, or the key (and the person it belongs to).
-      ...(activity.webhookActor ? { actor: activity.webhookActor } : {}),
-      data: { board_id: activity.boardId, ...activity.data },
-    };
+    // Who made the change: the agent, or the key (and the person it belongs to). The same mapper makes
+    // the activity stream's events.
+    const payload: WebhookEventPayload = eventPayload(newId('evt'), activity, activity.webhookActor);
     await queueEvent(tx, payload, activity.boardId, webhookIds, Date.parse(activity.createdAt));
     tx.afterCommit(this.onCommittedDeliveries);
   }

@@ -40,6 +40,11 @@ export const TAGS: Array<{ name: string; description: string }> = [
   { name: 'Members', description: 'People and agents: who a task can be assigned to, and who the key is.' },
   { name: 'Webhooks', description: 'Signed HTTP callbacks for changes made through this API.' },
   {
+    name: 'Activity stream',
+    description:
+      'Every change on your boards, web UI changes included, as server-sent events or a long poll.',
+  },
+  {
     name: 'Webhook events',
     description: 'The requests Laneboard sends to a webhook URL, one per event type.',
   },
