@@ -173,7 +173,8 @@ export function loadConfig(env: Env = process.env): Config {
       retentionMs: duration(env, 'LANEBOARD_WEBHOOK_RETENTION', '720h', 60_000),
     },
     assetMaxBytes: integer(env, 'LANEBOARD_ASSET_MAX_BYTES', 10 * 1024 * 1024, 1, 1024 * 1024 * 1024),
-    activityRetentionMs: duration(env, 'LANEBOARD_ACTIVITY_RETENTION', '720h', 60_000),
+    // At least a day: the activity stream resumes from any cursor within it (docs/api.md).
+    activityRetentionMs: duration(env, 'LANEBOARD_ACTIVITY_RETENTION', '720h', 24 * 3_600_000),
     logLevel,
     trustProxy: trustProxy(env, 'LANEBOARD_TRUST_PROXY'),
     sessionTtlMs: duration(env, 'LANEBOARD_SESSION_TTL', '14d', 60_000),

@@ -222,9 +222,11 @@ describe('LANEBOARD_WEBHOOK_RETENTION', () => {
 });
 
 describe('LANEBOARD_ACTIVITY_RETENTION', () => {
-  it('defaults to 30 days and accepts any duration of a minute or more', () => {
+  it('defaults to 30 days and accepts any duration of a day or more (the activity stream resumes within it)', () => {
     expect(loadConfig({}).activityRetentionMs).toBe(720 * 3_600_000);
-    expect(loadConfig({ LANEBOARD_ACTIVITY_RETENTION: '2h' }).activityRetentionMs).toBe(2 * 3_600_000);
+    expect(loadConfig({ LANEBOARD_ACTIVITY_RETENTION: '24h' }).activityRetentionMs).toBe(24 * 3_600_000);
+    expect(loadConfig({ LANEBOARD_ACTIVITY_RETENTION: '48h' }).activityRetentionMs).toBe(48 * 3_600_000);
+    expect(() => loadConfig({ LANEBOARD_ACTIVITY_RETENTION: '23h' })).toThrow(/at least/);
     expect(() => loadConfig({ LANEBOARD_ACTIVITY_RETENTION: '10s' })).toThrow(/LANEBOARD_ACTIVITY_RETENTION/);
     expect(() => loadConfig({ LANEBOARD_ACTIVITY_RETENTION: 'forever' })).toThrow(
       /LANEBOARD_ACTIVITY_RETENTION/,

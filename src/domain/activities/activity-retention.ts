@@ -7,7 +7,10 @@ export interface ActivityRetentionOptions {
   database: Database;
   clock: Clock;
   log: { warn(detail: object, message: string): void };
-  /** Activities older than this are deleted (LANEBOARD_ACTIVITY_RETENTION). */
+  /**
+   * Activities older than this are deleted (LANEBOARD_ACTIVITY_RETENTION, at least 24 h: the activity
+   * stream promises to resume from any cursor of the last day, and answers 410 for older ones).
+   */
   retentionMs: number;
   /** How often to prune. Default 1 h. */
   intervalMs?: number;
