@@ -11,7 +11,7 @@ import {
 } from '../support/built-server.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { apiClient, signedWith, TaskWriter } from './backup-api.js';
-import { type CliResult, laneboard } from './run-cli.js';
+import { type CliResult, laneboard, runCommand } from './run-cli.js';
 
 interface Manifest {
   schemaVersion: string;
@@ -173,7 +173,7 @@ describe('laneboard backup and restore (embedded SQLite)', () => {
     await stopServer(second, 'SIGTERM');
   }, 300_000);
 
-  it('refuses a tampered file, a missing or corrupt manifest and a newer schema, writing nothing', async () => {
+  it('refuses a tampered file, a missing or corrupt manifest, a newer schema and another master key, writing nothing; a stale laneboard.pid holds nothing', async () => {
     const source = path.join(scratch, 'small');
     const env = { LANEBOARD_DATA_DIR: source };
     expect((await laneboard(['migrate'], env)).code).toBe(0);
@@ -224,6 +224,14 @@ describe('laneboard backup and restore (embedded SQLite)', () => {
       'LANEBOARD_SECRET_KEY is not the master key',
     );
     expect(fs.existsSync(target)).toBe(false);
+
+    // A process id file left by a killed server (its process has ended) holds nothing and is no content.
+    const ended = await runCommand(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {});
+    fs.mkdirSync(target);
+    fs.writeFileSync(path.join(target, 'laneboard.pid'), `${ended.stdout}\n`);
+    const restored = await restoreFrom(backupDir);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(fs.readdirSync(target).sort()).toEqual(['laneboard.sqlite', 'secret.key']);
 
     // A file where the directory should be.
     const file = path.join(scratch, 'a-file');
