@@ -20,6 +20,10 @@ export const UNMATCHED_ROUTE = '(unmatched)';
 
 const BEARER = /^bearer\s+(\S+)\s*$/i;
 
+function isEventStream(contentType: number | string | string[] | undefined): boolean {
+  return typeof contentType === 'string' && contentType.startsWith('text/event-stream');
+}
+
 /** Compared as digests: equal lengths for timingSafeEqual, and the time does not depend on the token's. */
 function digest(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest();
@@ -43,6 +47,8 @@ export const metricsRoutes = fp<{ endpoint: MetricsEndpoint | null }>(
 
     // Callback style: an async hook would cost every request promise hops for nothing.
     app.addHook('onResponse', (request, reply, done) => {
+      // A live stream's "duration" is how long a tab stayed open: laneboard_live_streams_open counts them.
+      if (isEventStream(reply.raw.getHeader('content-type'))) return done();
       const route = request.is404 ? UNMATCHED_ROUTE : (request.routeOptions.url ?? UNMATCHED_ROUTE);
       metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
       done();
