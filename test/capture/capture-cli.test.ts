@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { childEnv, PROJECT_ROOT } from '../cli/run-cli.js';
 import { ensureBuilt, freePort } from '../support/built-server.js';
+import { captureCli } from './capture-process.js';
 import {
   type CaptureServer,
   fixture,
@@ -12,45 +11,9 @@ import {
   storedTurns,
 } from './capture-support.js';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** `laneboard capture claude <args>` as Claude Code runs the hook: JSON on stdin, then stdin closed. */
-function captureCli(args: string[], stdin: string | null, env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [path.join(PROJECT_ROOT, 'bin/laneboard.js'), 'capture', 'claude', ...args],
-      {
-        cwd: PROJECT_ROOT,
-        env: childEnv(env),
-        stdio: 'pipe',
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => {
-      stdout += c;
-    });
-    child.stderr.setEncoding('utf8').on('data', (c: string) => {
-      stderr += c;
-    });
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`capture did not finish in 60 s; killed. ${stderr}`));
-    }, 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-    // null: stdin left open, as a parent that never closes the pipe would.
-    if (stdin !== null) child.stdin.end(stdin);
-  });
-}
+/** `laneboard capture claude <args>` as Claude Code runs the hook. */
+const claudeCli = (args: string[], stdin: string | null, env: Record<string, string>) =>
+  captureCli(['claude', ...args], stdin, env);
 
 describe('laneboard capture claude (the CLI process)', () => {
   let server: CaptureServer;
@@ -80,7 +43,7 @@ describe('laneboard capture claude (the CLI process)', () => {
   const log = () => fs.readFileSync(path.join(stateDir, 'capture.log'), 'utf8');
 
   it('sends the transcript as turns, exits 0 silently and logs without the key', async () => {
-    const run = await captureCli([], hookJson(), {
+    const run = await claudeCli([], hookJson(), {
       LANEBOARD_URL: server.url,
       LANEBOARD_API_KEY: server.key,
       LANEBOARD_TASK: task.shortId,
@@ -99,17 +62,19 @@ describe('laneboard capture claude (the CLI process)', () => {
       LANEBOARD_CAPTURE_STATE_DIR: stateDir,
     };
     const runs = await Promise.all([
-      captureCli([], 'this is not json', env),
-      captureCli([], '{"session_id":"s"}', env),
-      captureCli([], '', env),
-      captureCli(['--bogus', 'extra', '--task'], hookJson(), env),
-      captureCli(
+      claudeCli([], 'this is not json', env),
+      claudeCli([], '{"session_id":"s"}', env),
+      claudeCli([], '', env),
+      claudeCli(['--bogus', 'extra', '--task'], hookJson(), env),
+      claudeCli(
         ['--task', task.shortId],
         JSON.stringify({ transcript_path: path.join(dir, 'gone.jsonl') }),
         env,
       ),
     ]);
     for (const run of runs) expect(run).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    // One line per run, whatever stopped it.
+    expect(log().trim().split('\n')).toHaveLength(5);
     expect(log()).toMatch(/stdin is not a Claude Code hook JSON object/);
     expect(log()).toMatch(/no task found/);
     expect(log()).toMatch(/cannot read the transcript/);
@@ -118,20 +83,20 @@ describe('laneboard capture claude (the CLI process)', () => {
 
   it('exits 0 within its budget while the server is down, and the next run sends everything', async () => {
     const base = { LANEBOARD_API_KEY: server.key, LANEBOARD_CAPTURE_STATE_DIR: stateDir };
-    const down = await captureCli(['--task', task.shortId], hookJson(), {
+    const down = await claudeCli(['--task', task.shortId], hookJson(), {
       ...base,
       LANEBOARD_URL: `http://127.0.0.1:${await freePort()}`,
     });
     expect(down).toMatchObject({ code: 0, stdout: '', stderr: '' });
     expect(log()).toMatch(/error .*no answer.*the rest waits for the next run/);
 
-    const up = await captureCli(['--task', task.shortId], hookJson(), { ...base, LANEBOARD_URL: server.url });
+    const up = await claudeCli(['--task', task.shortId], hookJson(), { ...base, LANEBOARD_URL: server.url });
     expect(up).toMatchObject({ code: 0, stderr: '' });
     expect(await storedTurns(server, task.taskId)).toHaveLength(5);
   });
 
   it('gives up on stdin that never closes and still exits 0 within the budget', async () => {
-    const run = await captureCli([], null, {
+    const run = await claudeCli([], null, {
       LANEBOARD_CAPTURE_STATE_DIR: stateDir,
       LANEBOARD_CAPTURE_TIMEOUT: '500ms',
     });
