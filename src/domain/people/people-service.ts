@@ -244,6 +244,10 @@ export class PeopleService {
   /** Creates the invited person with the invite's role and signs them in; the link then stops working. */
   async acceptInvite(token: string, input: NewPerson): Promise<SignedIn> {
     const invite = await this.usableInvite(token);
+    if (!this.sessions.passwordSignIn && invite.role !== 'owner') {
+      // Such a person could not sign in with the password afterwards (owners only): SSO instead.
+      throw new DomainError('forbidden', 'Password sign-in is turned off here: join with SSO.');
+    }
     const row = await this.sessions.newUserRow(input, invite.role);
     return inTransaction(this.deps.database, async (tx) => {
       if (await findUserByEmailKey(tx.db, row.email_key)) throw emailTaken();

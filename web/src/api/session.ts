@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, api } from './client';
+import { ApiError, api, UI_API } from './client';
 import type { User } from './people';
 
 /** Name, email and a new password: the owner's set-up and an accepted invite. */
@@ -12,7 +12,27 @@ export interface NewAccount {
 export const sessionKeys = {
   session: () => ['session'] as const,
   setup: () => ['setup'] as const,
+  signInOptions: () => ['sign-in-options'] as const,
 };
+
+/** How people sign in here: single sign-on offered, and whether everyone (or only owners) may use a password. */
+export interface SignInOptions {
+  sso: boolean;
+  passwordSignIn: boolean;
+}
+
+export function useSignInOptions() {
+  return useQuery({
+    queryKey: sessionKeys.signInOptions(),
+    queryFn: () => api.get<SignInOptions>('/sign-in-options'),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+/** Where "Sign in with SSO" goes: a full page load, since the identity provider's page comes next. */
+export function ssoStartUrl(invite?: string): string {
+  return `${UI_API}/oidc/start${invite ? `?invite=${encodeURIComponent(invite)}` : ''}`;
+}
 
 /** The signed-in person, or null when signed out (only `unauthenticated` means signed out). */
 export function useSession() {
