@@ -37,6 +37,12 @@ export interface SearchHit {
   snippet: string;
 }
 
+/**
+ * How many matches are ranked at most: a query matching more texts ranks the newest this many (ranking
+ * reads every ranked match's positions, which would make a common word cost seconds at size).
+ */
+export const SEARCH_CANDIDATES = 2000;
+
 /** Private-use characters around the matched words of a raw snippet (search-snippet.ts turns them into marks). */
 export const SNIPPET_OPEN = '\uE000';
 export const SNIPPET_CLOSE = '\uE001';

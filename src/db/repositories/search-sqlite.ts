@@ -3,6 +3,7 @@ import type { Executor } from '../schema.js';
 import {
   andAll,
   type PageRow,
+  SEARCH_CANDIDATES,
   type SearchFilter,
   type SearchHit,
   type SearchTerm,
@@ -30,14 +31,23 @@ export function ftsQuery(terms: SearchTerm[]): string {
 
 export async function searchSqlite(db: Executor, filter: SearchFilter): Promise<SearchHit[]> {
   const match = ftsQuery(filter.terms);
-  // The page first, without snippets: snippet() reads the text, so it runs for the page's rows only.
+  // The candidates: the newest matches that pass the filters, in FTS5's rowid order, so the scan stops
+  // after SEARCH_CANDIDATES rows; bm25 is computed for those only (it reads each match's positions).
+  // Then the page of the best, without snippets: snippet() reads the text, so it runs for the page only.
   const { rows } = await sql<PageRow>`
     select d.id as doc, d.kind, d.ref_id, d.task_id, d.board_id, t.short_id, t.title
-    from search_fts f
-    join search_docs d on d.id = f.rowid
+    from (
+      select f.rowid as doc, ${BM25} as score
+      from search_fts f
+      join search_docs d on d.id = f.rowid
+      join tasks t on t.id = d.task_id
+      where search_fts match ${match} ${andAll(searchConditions(filter))}
+      order by f.rowid desc
+      limit ${SEARCH_CANDIDATES}
+    ) c
+    join search_docs d on d.id = c.doc
     join tasks t on t.id = d.task_id
-    where search_fts match ${match} ${andAll(searchConditions(filter))}
-    order by ${BM25}, d.id
+    order by c.score, c.doc
     limit ${filter.limit} offset ${filter.offset}`.execute(db);
   if (rows.length === 0) return [];
   const { rows: snippets } = await sql<{ doc: number; snippet: string }>`

@@ -1,0 +1,260 @@
+// Full-text search at size (issue 29): seeds tasks, comments and turns straight into the database (bulk
+// inserts; the search triggers index them as they go), then times GET /api/ext/v1/search through
+// app.inject for one-word, two-word and phrase queries (p50/p95), and reports the index's disk size
+// beside the data's. A benchmark, not a test: nothing here fails on a number.
+//
+// Text: pseudo-words from a 5 000-word vocabulary drawn with Zipf's law (s = 1), so a few words are in
+// most texts and most words in few. Query words are drawn uniformly from ranks 50..4999 (what people
+// search for); the ten most common words are timed apart, as the worst case (no stop words here).
+//
+//   npx tsc -p tsconfig.build.json && node bench/search.mjs               SQLite
+//   BENCH_DATABASE_URL=postgres://... node bench/search.mjs               PostgreSQL (a throwaway schema)
+//   BENCH_SCALE=1 (100 000 tasks, 300 000 comments, 1 000 000 turns)  BENCH_QUERIES=200
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import Sqlite from 'better-sqlite3';
+import pg from 'pg';
+import { pino } from 'pino';
+import { buildApp } from '../dist/app.js';
+import { loadConfig } from '../dist/config.js';
+import { CLI_OPERATOR } from '../dist/domain/actor.js';
+import { createRuntime } from '../dist/runtime.js';
+
+const scale = Number(process.env.BENCH_SCALE ?? 1);
+const queries = Number(process.env.BENCH_QUERIES ?? 200);
+const databaseUrl = process.env.BENCH_DATABASE_URL ?? null;
+const counts = {
+  boards: 10,
+  tasks: Math.round(100_000 * scale),
+  comments: Math.round(300_000 * scale),
+  turns: Math.round(1_000_000 * scale),
+};
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-search-bench-'));
+
+// Deterministic text.
+let seed = 42;
+/** mulberry32: 32-bit integer arithmetic only (a float LCG loses bits and can cycle). */
+const random = () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+};
+const SYLLABLES = 'ka to ri ne mo su la vi den bar qu ex lo pra mi zo tek nu sal fi gor wen ish ul pa'.split(' ');
+const vocabulary = [];
+const used = new Set();
+while (vocabulary.length < 5000) {
+  const n = 2 + Math.floor(random() * 3);
+  let word = '';
+  for (let i = 0; i < n; i++) word += SYLLABLES[Math.floor(random() * SYLLABLES.length)];
+  if (!used.has(word)) {
+    used.add(word);
+    vocabulary.push(word);
+  }
+}
+const cumulative = [];
+let total = 0;
+for (let rank = 0; rank < vocabulary.length; rank++) cumulative.push((total += 1 / (rank + 1)));
+function zipfWord() {
+  const x = random() * total;
+  let lo = 0;
+  let hi = cumulative.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (cumulative[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return vocabulary[lo];
+}
+const words = (min, max) => {
+  const n = min + Math.floor(random() * (max - min + 1));
+  return Array.from({ length: n }, zipfWord).join(' ');
+};
+const NOW = '2026-11-27T10:00:00.000Z';
+
+let schema = null;
+let url = null;
+if (databaseUrl) {
+  schema = `bench_search_${process.pid}`;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query(`create schema ${schema}`);
+  await client.end();
+  const u = new URL(databaseUrl);
+  u.searchParams.set('options', `-c search_path=${schema}`);
+  url = u.toString();
+}
+const config = {
+  ...loadConfig({ LANEBOARD_DATA_DIR: dataDir }),
+  databaseUrl: url,
+  secretKey: 'bench-master-key-0123456789abcdef0123456789',
+};
+const log = pino({ level: 'silent' });
+
+// Migrate (the search index included), then seed with the driver itself.
+await (await createRuntime(config, { migrations: 'apply', log })).close();
+
+/** Rows of one table, written in batches by `write(rows)`. */
+async function seedTable(name, count, makeRow, write) {
+  const started = performance.now();
+  let batch = [];
+  for (let i = 0; i < count; i++) {
+    batch.push(makeRow(i));
+    if (batch.length === 5000) {
+      await write(batch);
+      batch = [];
+    }
+  }
+  if (batch.length > 0) await write(batch);
+  const seconds = (performance.now() - started) / 1000;
+  console.log(`seeded ${count} ${name} in ${seconds.toFixed(1)} s (${Math.round(count / seconds)}/s)`);
+}
+
+const boardOf = (taskIndex) => `brd_${taskIndex % counts.boards}`;
+const taskRow = (i) => [`task_${i}`, boardOf(i), `lane_${i % counts.boards}`, `s${i}`, words(3, 8), words(15, 50), i];
+const commentRow = (i) => {
+  const task = i % counts.tasks;
+  return [`cmt_${i}`, `task_${task}`, boardOf(task), words(8, 40)];
+};
+const turnRow = (i) => {
+  const task = i % counts.tasks;
+  return [`turn_${i}`, `task_${task}`, boardOf(task), `m${i}`, words(10, 40)];
+};
+
+const seedStarted = performance.now();
+if (databaseUrl) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const unnest = (sql) => (rows) =>
+    client.query(sql, rows[0].map((_, column) => rows.map((row) => row[column])));
+  for (let b = 0; b < counts.boards; b++) {
+    await client.query('insert into boards (id, name, created_at, updated_at) values ($1, $2, $3, $3)', [`brd_${b}`, `Board ${b}`, NOW]);
+    await client.query('insert into lanes (id, board_id, name, position, created_at, updated_at) values ($1, $2, $3, 0, $4, $4)', [`lane_${b}`, `brd_${b}`, 'Todo', NOW]);
+  }
+  await seedTable('tasks', counts.tasks, taskRow, unnest(`insert into tasks
+    (id, board_id, lane_id, short_id, title, description, rank, created_at, updated_at)
+    select *, '${NOW}', '${NOW}' from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::float8[])`));
+  await seedTable('comments', counts.comments, commentRow, unnest(`insert into comments
+    (id, task_id, board_id, body, author_name, author_source, created_at)
+    select *, 'Bench', 'api', '${NOW}' from unnest($1::text[], $2::text[], $3::text[], $4::text[])`));
+  await seedTable('turns', counts.turns, turnRow, unnest(`insert into turns
+    (id, task_id, board_id, source_id, content, source, role, captured_at, created_at)
+    select *, 'claude', 'assistant', '${NOW}', '${NOW}' from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])`));
+  await client.query('vacuum analyze');
+  await client.end();
+} else {
+  const db = new Sqlite(path.join(dataDir, 'laneboard.sqlite'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = OFF');
+  const insertMany = (sql) => {
+    const statement = db.prepare(sql);
+    const run = db.transaction((rows) => {
+      for (const row of rows) statement.run(row);
+    });
+    return async (rows) => run(rows);
+  };
+  for (let b = 0; b < counts.boards; b++) {
+    db.prepare('insert into boards (id, name, created_at, updated_at) values (?, ?, ?, ?)').run(`brd_${b}`, `Board ${b}`, NOW, NOW);
+    db.prepare(`insert into lanes (id, board_id, name, position, created_at, updated_at) values (?, ?, 'Todo', 0, ?, ?)`).run(`lane_${b}`, `brd_${b}`, NOW, NOW);
+  }
+  await seedTable('tasks', counts.tasks, taskRow, insertMany(`insert into tasks
+    (id, board_id, lane_id, short_id, title, description, rank, created_at, updated_at)
+    values (?, ?, ?, ?, ?, ?, ?, '${NOW}', '${NOW}')`));
+  await seedTable('comments', counts.comments, commentRow, insertMany(`insert into comments
+    (id, task_id, board_id, body, author_name, author_source, created_at)
+    values (?, ?, ?, ?, 'Bench', 'api', '${NOW}')`));
+  await seedTable('turns', counts.turns, turnRow, insertMany(`insert into turns
+    (id, task_id, board_id, source_id, content, source, role, captured_at, created_at)
+    values (?, ?, ?, ?, ?, 'claude', 'assistant', '${NOW}', '${NOW}')`));
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.exec('analyze');
+  db.close();
+}
+console.log(`seeding took ${((performance.now() - seedStarted) / 1000).toFixed(0)} s`);
+
+const runtime = await createRuntime(config, { migrations: 'require', log });
+const app = await buildApp({
+  database: runtime.database,
+  services: runtime.services,
+  rateLimit: { max: 1_000_000_000, windowMs: 60_000 },
+});
+await app.ready();
+const key = await runtime.services.apiKeys.createKey(CLI_OPERATOR, { name: 'bench', allBoards: true, grants: [] });
+
+const queryWord = () => vocabulary[50 + Math.floor(random() * (vocabulary.length - 50))];
+const commonWord = () => vocabulary[Math.floor(random() * 10)];
+/** Two adjacent words of a text like the seeded ones, so phrases match something. */
+const phrase = () => `"${words(2, 2)}"`;
+const KINDS = {
+  'one word': () => queryWord(),
+  'two words': () => `${queryWord()} ${queryWord()}`,
+  phrase: () => phrase(),
+  'one common word (worst case)': () => commonWord(),
+};
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const results = {};
+for (const [name, make] of Object.entries(KINDS)) {
+  const times = [];
+  let found = 0;
+  for (let i = 0; i < queries; i++) {
+    const q = make();
+    const started = performance.now();
+    const res = await app.inject({
+      method: 'GET',
+      url: `/api/ext/v1/search?${new URLSearchParams({ q })}`,
+      headers: { authorization: `Bearer ${key.key}` },
+    });
+    times.push(performance.now() - started);
+    if (res.statusCode !== 200) throw new Error(`search ${q}: ${res.statusCode} ${res.body}`);
+    if (res.json().data.length > 0) found++;
+  }
+  times.sort((a, b) => a - b);
+  results[name] = {
+    p50: percentile(times, 50).toFixed(1),
+    p95: percentile(times, 95).toFixed(1),
+    max: times.at(-1).toFixed(1),
+    withResults: `${found}/${queries}`,
+  };
+}
+
+async function sizes() {
+  if (databaseUrl) {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const { rows } = await client.query(`select
+      pg_total_relation_size('search_docs') as index,
+      pg_total_relation_size('tasks') + pg_total_relation_size('comments') + pg_total_relation_size('turns') as data`);
+    await client.end();
+    return { index: Number(rows[0].index), data: Number(rows[0].data) };
+  }
+  const db = new Sqlite(path.join(dataDir, 'laneboard.sqlite'), { readonly: true });
+  const rows = db.prepare('select name, sum(pgsize) as bytes from dbstat group by name').all();
+  db.close();
+  let index = 0;
+  let data = 0;
+  for (const { name, bytes } of rows) {
+    if (name.startsWith('search_') || name.startsWith('sqlite_autoindex_search_docs')) index += bytes;
+    else if (/^(tasks|comments|turns|sqlite_autoindex_(tasks|comments|turns))/.test(name) || /^(tasks|comments|turns)_/.test(name)) data += bytes;
+  }
+  return { index, data };
+}
+const size = await sizes();
+const mib = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+
+console.log(`\n${databaseUrl ? 'PostgreSQL' : 'SQLite'}, scale ${scale}: ${counts.tasks} tasks, ${counts.comments} comments, ${counts.turns} turns; ${queries} queries each (ms)`);
+console.table(results);
+console.log(`index ${mib(size.index)} beside data ${mib(size.data)} (tasks, comments, turns with their indexes)`);
+
+await app.close();
+await runtime.close();
+if (schema) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query(`drop schema ${schema} cascade`);
+  await client.end();
+}
+if (process.env.BENCH_KEEP) console.log(`kept ${dataDir}`);
+else fs.rmSync(dataDir, { recursive: true, force: true });
