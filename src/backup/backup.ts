@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../config.js';
 import {
   BackupError,
+  type BackupSettings,
   KEY_FILE,
   MANIFEST_FILE,
   newManifest,
@@ -28,7 +28,7 @@ export interface BackupResult {
  * file (read, never created: a backup of a directory without one would hold a key nothing was sealed
  * with).
  */
-function masterKeyOf(config: Config): string {
+function masterKeyOf(config: BackupSettings): string {
   if (config.secretKey !== null) return config.secretKey;
   const file = path.join(config.dataDir, KEY_FILE);
   let key: string;
@@ -69,7 +69,7 @@ function prepareDir(dir: string): boolean {
  * without one is not a backup. On failure, what was written is removed.
  */
 export async function takeBackup(
-  config: Config,
+  config: BackupSettings,
   dirArgument: string,
   now = new Date(),
 ): Promise<BackupResult> {
@@ -118,7 +118,7 @@ interface CopiedDatabase {
   commandToRun: string | null;
 }
 
-async function copySqlite(config: Config, dir: string, written: string[]): Promise<CopiedDatabase> {
+async function copySqlite(config: BackupSettings, dir: string, written: string[]): Promise<CopiedDatabase> {
   const source = path.join(config.dataDir, SQLITE_FILE);
   if (!fs.existsSync(source)) {
     throw new BackupError(`${source} does not exist: nothing to back up (check LANEBOARD_DATA_DIR)`);

@@ -29,6 +29,14 @@ export interface BackupManifest {
   pendingFiles: string[];
 }
 
+/** The configuration a backup and a restore work from (the server's: config.ts reads it). */
+export interface BackupSettings {
+  dataDir: string;
+  databaseUrl: string | null;
+  /** LANEBOARD_SECRET_KEY; null: the data directory's key file. */
+  secretKey: string | null;
+}
+
 /** A backup or restore that cannot be done; the message says why and names what to fix. */
 export class BackupError extends Error {
   constructor(message: string) {

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Config } from '../config.js';
 import { migrationsFor } from '../db/migrate.js';
 import { DATA_DIR_LOCK_FILE, dataDirHolder } from '../lib/data-dir-lock.js';
 import {
   BackupError,
   type BackupManifest,
+  type BackupSettings,
   KEY_FILE,
   PG_DUMP_FILE,
   readManifest,
@@ -37,7 +37,7 @@ export interface RestoreResult {
  * into the data directory or restores the dump into DATABASE_URL's schema. Every refusal happens before
  * anything is written.
  */
-export async function restoreBackup(config: Config, dirArgument: string): Promise<RestoreResult> {
+export async function restoreBackup(config: BackupSettings, dirArgument: string): Promise<RestoreResult> {
   const dir = path.resolve(dirArgument);
   const manifest = readManifest(dir);
   const dialect = manifest.database.dialect;

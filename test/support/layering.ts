@@ -25,7 +25,9 @@ export const ALLOWED_IMPORTS: Record<string, readonly string[] | '*'> = {
   auth: ['lib'],
   // http/routes/mcp.ts serves the MCP server at POST /mcp, so http/ may use mcp/ (never the reverse).
   http: ['domain', 'schemas', 'lib', 'mcp', 'live'],
-  cli: ['root', 'domain', 'db', 'lib', 'schemas', 'capture', 'mcp'],
+  // `laneboard backup` / `restore`: copies the database (its connections, migrations) and the key file.
+  backup: ['db', 'lib'],
+  cli: ['root', 'domain', 'db', 'lib', 'schemas', 'capture', 'mcp', 'backup'],
   web: [],
 };
 
