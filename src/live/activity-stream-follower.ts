@@ -1,6 +1,7 @@
 import { keyWithMembers } from '../db/repositories/api-keys.js';
+import { boardExists } from '../db/repositories/boards.js';
 import type { Activity } from '../domain/activities/activity-types.js';
-import { type StreamEvent, toStreamEvent } from '../domain/activities/event-payload.js';
+import { STREAMED_TYPES, type StreamEvent, toStreamEvent } from '../domain/activities/event-payload.js';
 import { type Actor, boardPermission, type MemberRef } from '../domain/actor.js';
 import type { ServiceDeps } from '../domain/services.js';
 import { toActivity } from '../domain/views/activities.js';
@@ -23,8 +24,8 @@ export interface Pulled {
 /**
  * Turns the ordered activity of every board into the events one caller may read. Grants are checked on
  * every pull, with the key as it is now: a board whose grant is gone is filtered out from then on. A
- * board's own deletion removes its grants with it, so `board.deleted` still reaches a caller that could
- * read the board while this stream was open.
+ * board's own deletion removes its grants with it, so its last activities and `board.deleted` still
+ * reach a caller that could read the board while this stream was open.
  */
 export class ActivityFollower {
   private readonly keyPeople = new Map<string, MemberRef | null>();
@@ -43,12 +44,16 @@ export class ActivityFollower {
     return this.reader.position;
   }
 
-  /** The caller as it is now, or null when it may no longer follow this stream. */
-  async allowed(): Promise<Actor | null> {
+  /**
+   * Checks the caller as it is now: `revoked` (the key is gone), `board-lost` (a stream narrowed to a
+   * board it can no longer read: a pull sends what is left, such as the board's deletion, then ends) or
+   * `ok`.
+   */
+  async check(): Promise<'ok' | 'revoked' | 'board-lost'> {
     const actor = await this.currentActor();
-    if (!actor) return null;
+    if (!actor) return 'revoked';
     this.noteGrants(actor);
-    return this.boardId !== null && boardPermission(actor, this.boardId) === null ? null : actor;
+    return this.boardId !== null && boardPermission(actor, this.boardId) === null ? 'board-lost' : 'ok';
   }
 
   async pull(limit: number): Promise<Pulled> {
@@ -57,14 +62,16 @@ export class ActivityFollower {
     if (!actor) return { events: [], blocked: false, more: false, ended: true };
     this.noteGrants(actor);
     const events: StreamEvent[] = [];
+    const deleted = new Map<string, boolean>();
     for (const row of read.rows) {
-      if (this.boardId !== null && row.board_id !== this.boardId) continue;
+      if (!STREAMED_TYPES.has(row.type) || (this.boardId !== null && row.board_id !== this.boardId)) continue;
       const activity = toActivity(row);
-      if (!this.mayRead(actor, activity)) continue;
+      if (!(await this.mayRead(actor, activity, deleted))) continue;
       events.push(toStreamEvent(activity, await this.keyPerson(activity)));
     }
-    // Narrowed to a board the key can no longer read: what it could still see is sent, then the end.
-    const ended = this.boardId !== null && boardPermission(actor, this.boardId) === null;
+    // Narrowed to a board the key can no longer read: what it could still see is sent, then the end
+    // (not while a commit in flight holds activities back: the board's deletion may be among them).
+    const ended = this.boardId !== null && boardPermission(actor, this.boardId) === null && !read.blocked;
     return { events, blocked: read.blocked, more: read.more, ended };
   }
 
@@ -73,12 +80,20 @@ export class ActivityFollower {
       for (const board of actor.grants.keys()) this.readable.add(board);
   }
 
-  private mayRead(actor: Actor, activity: Activity): boolean {
-    if (boardPermission(actor, activity.boardId) !== null) {
-      this.readable.add(activity.boardId);
+  /**
+   * The key's grant now, or, for a board it could read during this stream and whose grant is gone: the
+   * board was deleted (which removes its grants, unlike a revocation), so its activities up to the
+   * deletion still pass. `deleted` remembers, per pull, which such boards are gone.
+   */
+  private async mayRead(actor: Actor, activity: Activity, deleted: Map<string, boolean>): Promise<boolean> {
+    const boardId = activity.boardId;
+    if (boardPermission(actor, boardId) !== null) {
+      this.readable.add(boardId);
       return true;
     }
-    return activity.type === 'board.deleted' && this.readable.has(activity.boardId);
+    if (!this.readable.has(boardId)) return false;
+    if (!deleted.has(boardId)) deleted.set(boardId, !(await boardExists(this.deps.database.kysely, boardId)));
+    return deleted.get(boardId) === true;
   }
 
   /** The person a key belongs to, as webhook payloads name them; looked up once per key and stream. */

@@ -154,7 +154,7 @@ export class ActivityStreamService {
     const reader = new OrderedActivityReader(this.deps.database, position, Date.now, this.options);
     const follower = new ActivityFollower(this.deps, reader, currentActor, request.boardId);
     // The grants the stream opened with count for `board.deleted` (a deletion removes them).
-    await follower.allowed();
+    await follower.check();
     return follower;
   }
 }
@@ -179,9 +179,10 @@ export class ActivityStream {
     this.unsubscribe = feed.subscribeAll(() => this.kick());
     // The key check needs no query while keys are unchanged (the authentication cache).
     this.every(this.options.keyCheckMs ?? 500, () => {
-      this.follower.allowed().then(
-        (actor) => {
-          if (!actor) this.end('revoked');
+      this.follower.check().then(
+        (verdict) => {
+          if (verdict === 'revoked') this.end('revoked');
+          else if (verdict === 'board-lost') this.kick();
         },
         (error: unknown) => this.end('failed', error),
       );

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Id, StringEnum, Timestamp } from './common.js';
-import { WebhookActor } from './events.js';
+import { WEBHOOK_EVENT_TYPES, WebhookActor, WILDCARD_ONLY_EVENT_TYPES } from './events.js';
 
 export const MAX_WAIT_SECONDS = 30;
 export const MAX_STREAM_PAGE = 1000;
@@ -58,10 +58,9 @@ export const StreamEvent = Type.Object(
     id: Type.String({
       description: 'Event id (`evt_...`), the same every time this change is read from the stream.',
     }),
-    type: Type.String({
+    type: StringEnum([...WEBHOOK_EVENT_TYPES, ...WILDCARD_ONLY_EVENT_TYPES], {
       description:
-        'The webhook event types (`task.created`, `task.moved`, `comment.created`, `task.assigned`, ...; asset and reaction events included) and `board.updated` (a board renamed in the web UI). New types may be added.',
-      examples: ['task.moved'],
+        'The webhook event types, asset and reaction events included, whoever made the change. New types may be added: skip those you do not know.',
     }),
     timestamp: Timestamp,
     actor: StreamActor,

@@ -131,6 +131,16 @@ describeEachDialect('activity stream for integrations', (dialect) => {
     expect(empty.body).toEqual({ data: [], cursor: page.body.cursor });
   });
 
+  it('streams the webhook event types only: a board renamed in the web UI is no event', async () => {
+    const { boardId, laneId } = await newBoard();
+    const key = await keyOf('all');
+    const { cursor } = (await poll(t.app, key.key)).body;
+    await ui('PATCH', `/boards/${boardId}`, { name: 'Renamed' });
+    await ui('POST', `/boards/${boardId}/tasks`, { title: 'Next', laneId });
+    const page = await poll(t.app, key.key, { after: cursor, wait: 10 });
+    expect(page.body.data.map((e) => e.type)).toEqual(['task.created']);
+  });
+
   it('shows a read grant on board A nothing of board B', async () => {
     const a = await newBoard('A');
     const b = await newBoard('B');
@@ -154,6 +164,21 @@ describeEachDialect('activity stream for integrations', (dialect) => {
     expect([refused.status, refused.body.error?.code]).toEqual([403, 'forbidden']);
     const sseRefused = await open(key.key, { boardId: b.boardId });
     expect([sseRefused.status, JSON.parse(sseRefused.error).error.code]).toEqual([403, 'forbidden']);
+  });
+
+  it('tells a grant holder of its board’s deletion (which removes the grant), then ends a stream narrowed to it', async () => {
+    const a = await newBoard('Doomed');
+    const key = await keyOf({ [a.boardId]: 'read' });
+    const { cursor } = (await poll(t.app, key.key)).body;
+    const narrowed = await open(key.key, { boardId: a.boardId });
+    expect(narrowed.status).toBe(200);
+    await ui('POST', `/boards/${a.boardId}/tasks`, { title: 'Last', laneId: a.laneId });
+    await ui('DELETE', `/boards/${a.boardId}`);
+    await narrowed.untilEnded(20_000);
+    expect(received(narrowed).map((e) => e.type)).toEqual(['task.created', 'board.deleted']);
+    // Grants are checked with the key as it is now: a poll opened after the deletion holds none.
+    const page = await poll(t.app, key.key, { after: cursor });
+    expect(page.body.data).toEqual([]);
   });
 
   it('narrows an all-boards key with ?boardId= (404 for a board that does not exist)', async () => {
@@ -189,6 +214,7 @@ describeEachDialect('activity stream for integrations', (dialect) => {
       [{ wait: 31 }, {}, 'wait'],
       [{ wait: -1 }, {}, 'wait'],
       [{ limit: 0 }, {}, 'limit'],
+      [{ since: 'yesterday' }, {}, 'since'],
       [{ after: 'not-a-cursor' }, {}, 'after'],
       [{ after: Buffer.from('a1:999999999').toString('base64url') }, {}, 'after'],
       [{}, { 'last-event-id': '12' }, 'Last-Event-ID'],

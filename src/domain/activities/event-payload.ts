@@ -1,6 +1,17 @@
+import { WEBHOOK_EVENT_TYPES, WILDCARD_ONLY_EVENT_TYPES } from '../../schemas/events.js';
 import { keyWebhookActor, type MemberRef, type WebhookActor } from '../actor.js';
 import { activityEventId, encodeActivityCursor } from './activity-cursor.js';
 import type { Activity, ActivityActor } from './activity-types.js';
+
+/**
+ * The types on the activity stream: the webhook event types (asset and reaction events included), made
+ * by any door, the web UI's too. Activities no webhook can receive (a board renamed in the web UI,
+ * captured turns) are not events and stay out, like `ping`, which is no change.
+ */
+export const STREAMED_TYPES: ReadonlySet<string> = new Set([
+  ...WEBHOOK_EVENT_TYPES,
+  ...WILDCARD_ONLY_EVENT_TYPES,
+]);
 
 /** The body of a webhook delivery and of an activity stream event: `{id, type, timestamp, actor, data}`. */
 export interface EventPayload<A extends object = WebhookActor> {
