@@ -1,0 +1,154 @@
+// The HTTP mode of metrics-overhead.mjs: two built servers (`node dist/main.js`), each with its own data
+// directory (and schema) and the same seeded data, one with LANEBOARD_METRICS_TOKEN; autocannon against
+// one at a time, a scraper reading the metrics side's /metrics meanwhile. CPU time per response is the
+// server process's, from /proc.
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { SECRET, seed, TOKEN } from './metrics-overhead-inject.mjs';
+
+function cpuTicks(child) {
+  // utime + stime, fields 14 and 15 of /proc/<pid>/stat (after the parenthesised command name).
+  const fields = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/** Scrapes /metrics every `scrapeMs` until the returned function is called; it resolves the count. */
+function startScraper(port, scrapeMs) {
+  let stopped = false;
+  let scrapes = 0;
+  const loop = (async () => {
+    while (!stopped) {
+      const res = await fetch(`http://127.0.0.1:${port}/metrics`, {
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
+      const text = await res.text();
+      if (res.status !== 200 || !text.includes('laneboard_http_request_duration_seconds')) {
+        throw new Error(`scrape: ${res.status} ${text.slice(0, 200)}`);
+      }
+      scrapes++;
+      await new Promise((r) => setTimeout(r, scrapeMs));
+    }
+  })();
+  return async () => {
+    stopped = true;
+    await loop;
+    return scrapes;
+  };
+}
+
+export async function httpSides({ root, databaseUrl, seconds, connections, scrapeMs }) {
+  const portBase = Number(process.env.BENCH_PORT_BASE ?? 24000 + (process.pid % 2000) * 4);
+  const children = [];
+  const dataDirs = [];
+  const schemas = [];
+
+  async function startSide(side, port) {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `laneboard-metrics-bench-${side}-`));
+    dataDirs.push(dataDir);
+    let url = null;
+    if (databaseUrl) {
+      const schema = `bench_metrics_${side}_${process.pid}`;
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      await client.query(`drop schema if exists ${schema} cascade; create schema ${schema}`);
+      await client.end();
+      schemas.push(schema);
+      const u = new URL(databaseUrl);
+      u.searchParams.set('options', `-c search_path=${schema}`);
+      url = u.toString();
+    }
+    const env = {
+      ...process.env,
+      LANEBOARD_DATA_DIR: dataDir,
+      LANEBOARD_RATE_LIMIT_MAX: '1000000000',
+      LANEBOARD_SECRET_KEY: SECRET,
+      LOG_LEVEL: 'warn',
+      PORT: String(port),
+      ...(url ? { DATABASE_URL: url } : {}),
+      ...(side === 'on' ? { LANEBOARD_METRICS_TOKEN: TOKEN } : {}),
+    };
+    execFileSync(process.execPath, ['bin/laneboard.js', 'migrate'], { cwd: root, env });
+    const cli = ['bin/laneboard.js', 'keys', 'create', '--name', 'bench', '--all-boards', '--json'];
+    const { key } = JSON.parse(execFileSync(process.execPath, cli, { cwd: root, env }).toString());
+    const child = spawn(process.execPath, ['dist/main.js'], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    children.push(child);
+    for (let i = 0; ; i++) {
+      try {
+        if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) break;
+      } catch {
+        if (i > 600) throw new Error(`the ${side} server did not start`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    const api = async (method, apiUrl, body) => {
+      const res = await fetch(`http://127.0.0.1:${port}/api/ext/v1${apiUrl}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return (await res.json()).data;
+    };
+    return { side, port, key, child, scenarios: await seed(api) };
+  }
+
+  const sides = { off: await startSide('off', portBase), on: await startSide('on', portBase + 1) };
+
+  async function measure(side, index) {
+    const target = sides[side];
+    const scenario = target.scenarios[index];
+    const stopScraper = side === 'on' ? startScraper(target.port, scrapeMs) : null;
+    const before = cpuTicks(target.child);
+    const result = await new Promise((resolve, reject) =>
+      autocannon(
+        {
+          url: `http://127.0.0.1:${target.port}${scenario.path}`,
+          method: scenario.method,
+          headers: { authorization: `Bearer ${target.key}`, 'content-type': 'application/json' },
+          body: scenario.body,
+          connections,
+          duration: seconds,
+        },
+        (err, r) => (err ? reject(err) : resolve(r)),
+      ),
+    );
+    const ticks = cpuTicks(target.child) - before;
+    const scrapes = stopScraper ? await stopScraper() : 0;
+    const responses = result.requests.average * seconds;
+    return {
+      rps: result.requests.average,
+      cpuUs: responses > 0 ? (ticks * 10_000) / responses : 0,
+      errors: result.errors + result.non2xx,
+      scrapes,
+    };
+  }
+
+  return {
+    names: sides.off.scenarios.map((s) => s.name),
+    measure,
+    async close() {
+      const running = children.filter((c) => c.exitCode === null && c.signalCode === null);
+      await Promise.all(
+        running.map((child) => {
+          const exited = new Promise((resolve) => child.once('exit', resolve));
+          child.kill('SIGTERM');
+          return exited;
+        }),
+      );
+      for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
+      if (schemas.length > 0) {
+        const client = new pg.Client({ connectionString: databaseUrl });
+        await client.connect();
+        for (const schema of schemas) await client.query(`drop schema if exists ${schema} cascade`);
+        await client.end();
+      }
+    },
+  };
+}

@@ -1,0 +1,130 @@
+// The in-process mode of metrics-overhead.mjs: one runtime (built dist/, LANEBOARD_METRICS_TOKEN set) and
+// two apps on it, one without the metrics endpoint and its request hook, one with them; requests through
+// app.inject, one at a time, so the CPU time per request is this process's work alone, with no sockets
+// and no client competing for the cores. Each "on" round also scrapes /metrics once.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
+import { buildApp } from '../dist/app.js';
+import { loadConfig } from '../dist/config.js';
+import { CLI_OPERATOR } from '../dist/domain/actor.js';
+import { createRuntime } from '../dist/runtime.js';
+
+export const TOKEN = 'bench-metrics-token-0123456789';
+export const SECRET = 'bench-master-key-0123456789abcdef0123456789';
+
+/** The API benchmark's scenarios, on a board of 100 tasks in 4 lanes and a board for creates. */
+export function scenariosOf({ board, task, writeBoard, writeLane }) {
+  return [
+    { name: 'list tasks (100)', method: 'GET', path: `/api/ext/v1/boards/${board.id}/tasks` },
+    { name: 'task detail', method: 'GET', path: `/api/ext/v1/boards/${board.id}/tasks/${task.id}` },
+    {
+      name: 'create task',
+      method: 'POST',
+      path: `/api/ext/v1/boards/${writeBoard.id}/tasks`,
+      body: JSON.stringify({ title: 'New', laneId: writeLane.id }),
+    },
+  ];
+}
+
+/** Seeds through `api(method, url, body)` (the data of one side). */
+export async function seed(api) {
+  const board = await api('POST', '/boards', { name: 'Bench' });
+  const lanes = [];
+  for (const name of ['Todo', 'Doing', 'Review', 'Done'])
+    lanes.push(await api('POST', `/boards/${board.id}/lanes`, { name }));
+  let task;
+  for (let i = 0; i < 100; i++)
+    task = await api('POST', `/boards/${board.id}/tasks`, { title: `Task ${i}`, laneId: lanes[i % 4].id });
+  const writeBoard = await api('POST', '/boards', { name: 'Writes' });
+  const writeLane = await api('POST', `/boards/${writeBoard.id}/lanes`, { name: 'Inbox' });
+  return scenariosOf({ board, task, writeBoard, writeLane });
+}
+
+export async function injectSides({ databaseUrl, requests }) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-metrics-inject-'));
+  let schemaUrl = null;
+  let schema = null;
+  if (databaseUrl) {
+    const pg = (await import('pg')).default;
+    schema = `bench_metrics_inject_${process.pid}`;
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    await client.query(`drop schema if exists ${schema} cascade; create schema ${schema}`);
+    await client.end();
+    const url = new URL(databaseUrl);
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    schemaUrl = url.toString();
+  }
+  const config = {
+    ...loadConfig({ LANEBOARD_DATA_DIR: dataDir, LANEBOARD_METRICS_TOKEN: TOKEN }),
+    databaseUrl: schemaUrl,
+    secretKey: SECRET,
+  };
+  const runtime = await createRuntime(config, { migrations: 'apply', log: pino({ level: 'silent' }) });
+  const rateLimit = { max: 1e9, windowMs: 60_000 };
+  const common = { database: runtime.database, services: runtime.services, rateLimit };
+  const apps = {
+    off: await buildApp({ ...common, metrics: null }),
+    on: await buildApp({ ...common, metrics: { token: TOKEN, metrics: runtime.metrics } }),
+  };
+  const { key } = await runtime.services.apiKeys.createKey(CLI_OPERATOR, {
+    name: 'bench',
+    allBoards: true,
+    grants: [],
+  });
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const api = async (method, url, body) =>
+    (await apps.off.inject({ method, url: `/api/ext/v1${url}`, headers, payload: body })).json().data;
+  // Both apps serve the same data: the sides differ only in the metrics.
+  const scenarios = await seed(api);
+
+  async function measure(side, index) {
+    const app = apps[side];
+    const scenario = scenarios[index];
+    let errors = 0;
+    const start = process.hrtime.bigint();
+    const cpuStart = process.cpuUsage();
+    for (let i = 0; i < requests; i++) {
+      const res = await app.inject({
+        method: scenario.method,
+        url: scenario.path,
+        headers,
+        ...(scenario.body ? { payload: scenario.body } : {}),
+      });
+      if (res.statusCode >= 300) errors++;
+    }
+    let scrapes = 0;
+    if (side === 'on') {
+      const res = await app.inject({
+        method: 'GET',
+        url: '/metrics',
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
+      if (res.statusCode !== 200) throw new Error(`scrape: ${res.statusCode} ${res.body.slice(0, 200)}`);
+      scrapes = 1;
+    }
+    const cpu = process.cpuUsage(cpuStart);
+    const wallSeconds = Number(process.hrtime.bigint() - start) / 1e9;
+    return { rps: requests / wallSeconds, cpuUs: (cpu.user + cpu.system) / requests, errors, scrapes };
+  }
+
+  return {
+    names: scenarios.map((s) => s.name),
+    measure,
+    async close() {
+      await apps.off.close();
+      await apps.on.close();
+      await runtime.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (schema) {
+        const pg = (await import('pg')).default;
+        const client = new pg.Client({ connectionString: databaseUrl });
+        await client.connect();
+        await client.query(`drop schema if exists ${schema} cascade`);
+        await client.end();
+      }
+    },
+  };
+}
