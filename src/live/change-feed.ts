@@ -107,7 +107,8 @@ export class ChangeFeed implements ActivityConsumer {
 
   /** Subscriptions in this process: one per open live stream (GET /metrics counts them). */
   get subscriptions(): number {
-    let count = 0;
+    // Activity streams (and long polls while they wait) follow every board.
+    let count = this.anyBoard.size;
     for (const set of this.listeners.values()) count += set.size;
     return count;
   }
