@@ -115,6 +115,7 @@ describe('laneboard backup and restore (embedded SQLite)', () => {
     expect(Date.parse(manifest.createdAt)).not.toBeNaN();
     expect(Object.keys(manifest.files).sort()).toEqual(['laneboard.sqlite', 'secret.key']);
     expect(fs.statSync(path.join(backupDir, 'secret.key')).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(backupDir).mode & 0o777).toBe(0o700);
     expect(fs.readFileSync(path.join(backupDir, 'secret.key'), 'utf8')).toBe(
       fs.readFileSync(path.join(source, 'secret.key'), 'utf8'),
     );
