@@ -16,6 +16,8 @@ export interface ReaderTiming {
   gapGraceMs?: number;
   /** Longest the barrier waits for writers in progress (new writers queue meanwhile). Default 50 ms. */
   barrierTimeoutMs?: number;
+  /** Least time between two barriers of one reader (each may hold writers up to its time-out). Default 250 ms. */
+  barrierEveryMs?: number;
 }
 
 /**
@@ -39,6 +41,8 @@ export class OrderedActivityReader {
   private gapSince: number | null = null;
   private readonly gapGraceMs: number;
   private readonly barrierTimeoutMs: number;
+  private readonly barrierEveryMs: number;
+  private lastBarrier = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly database: Database,
@@ -50,6 +54,7 @@ export class OrderedActivityReader {
     this.settledUpTo = position;
     this.gapGraceMs = timing.gapGraceMs ?? 100;
     this.barrierTimeoutMs = timing.barrierTimeoutMs ?? 50;
+    this.barrierEveryMs = timing.barrierEveryMs ?? 250;
   }
 
   async next(limit: number): Promise<ReadResult> {
@@ -61,9 +66,11 @@ export class OrderedActivityReader {
         // Ids become visible in order: a gap is permanent (none arise today; defensive).
         this.settledUpTo = seen;
       } else {
-        this.gapSince ??= this.now();
-        const waited = this.now() - this.gapSince >= this.gapGraceMs;
-        if (waited && (await activityWritersFinished(this.database, this.barrierTimeoutMs))) {
+        const now = this.now();
+        this.gapSince ??= now;
+        const due = now - this.gapSince >= this.gapGraceMs && now - this.lastBarrier >= this.barrierEveryMs;
+        if (due) this.lastBarrier = now;
+        if (due && (await activityWritersFinished(this.database, this.barrierTimeoutMs))) {
           // Every id up to `seen` was drawn before the barrier, by a writer that has now ended.
           this.settledUpTo = Math.max(this.settledUpTo, seen);
           rows = await activitiesAfter(this.database.kysely, this.position, limit);

@@ -41,7 +41,7 @@ describeEachDialect('activity stream order', (dialect) => {
   const insert = (db: Database['kysely'], title: string) =>
     sql<{ id: string }>`insert into activities
       (board_id, task_id, type, actor_kind, actor_id, actor_name, origin, data, created_at)
-      values (${boardId}, null, 'board.updated', 'system', null, 'CLI', 'cli', ${JSON.stringify({ title })},
+      values (${boardId}, null, 'task.updated', 'system', null, 'CLI', 'cli', ${JSON.stringify({ title })},
               ${new Date().toISOString()}) returning id`.execute(db);
 
   /** A write on the second connection whose transaction stays open. */
@@ -77,7 +77,7 @@ describeEachDialect('activity stream order', (dialect) => {
     insertActivity(t.db.database.kysely, {
       board_id: boardId,
       task_id: null,
-      type: 'board.updated',
+      type: 'task.updated',
       actor_kind: 'system',
       actor_id: null,
       actor_name: 'CLI',
@@ -97,6 +97,7 @@ describeEachDialect('activity stream order', (dialect) => {
       const { newest } = await activityIdBounds(t.db.database.kysely);
       const reader = new OrderedActivityReader(t.db.database, newest, Date.now, {
         gapGraceMs: 0,
+        barrierEveryMs: 0,
         barrierTimeoutMs: 50,
       });
       const early = await heldWrite('early');
@@ -126,6 +127,7 @@ describeEachDialect('activity stream order', (dialect) => {
       const { newest } = await activityIdBounds(t.db.database.kysely);
       const reader = new OrderedActivityReader(t.db.database, newest, Date.now, {
         gapGraceMs: 0,
+        barrierEveryMs: 0,
         barrierTimeoutMs: 50,
       });
       const failing = await heldWrite('never');
