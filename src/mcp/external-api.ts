@@ -13,6 +13,8 @@ export interface ApiRequest {
   path: string;
   body?: unknown;
   idempotencyKey?: string;
+  /** For a long poll: how long to wait for the answer (over HTTP; the default is the client's). */
+  timeoutMs?: number;
 }
 
 /**
@@ -91,7 +93,7 @@ export function httpApi(
         method: request.method,
         headers: headersFor(authorization, request),
         ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: AbortSignal.timeout(request.timeoutMs ?? timeoutMs),
         dispatcher,
       });
       return { status: response.status, body: parseBody(await response.text()) };

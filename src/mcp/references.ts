@@ -64,14 +64,18 @@ export async function resolveBoard(ctx: ToolContext, ref: string | undefined): P
 /** A lane of the board by id or name (case-insensitive); an unknown one lists the valid lane names. */
 export function resolveLane(board: BoardDetail, ref: string): LaneSummary {
   const wanted = ref.trim().toLowerCase();
-  const lane =
-    board.lanes.find((l) => l.id === ref) ??
-    board.lanes.find((l) => l.name.toLowerCase() === wanted) ??
-    (() => {
-      const partial = board.lanes.filter((l) => l.name.toLowerCase().includes(wanted));
-      return partial.length === 1 ? partial[0] : undefined;
-    })();
-  if (lane) return lane;
+  const exact =
+    board.lanes.find((l) => l.id === ref) ?? board.lanes.find((l) => l.name.toLowerCase() === wanted);
+  if (exact) return exact;
+  const partial = board.lanes.filter((l) => l.name.toLowerCase().includes(wanted));
+  if (partial.length === 1) return partial[0] as LaneSummary;
+  if (partial.length > 1) {
+    throw new ToolError(
+      'validation_error',
+      `Lane "${ref}" of board "${board.name}" is ambiguous: it matches ${nameList(partial.map((l) => l.name))}.`,
+      'Pass the whole lane name.',
+    );
+  }
   throw new ToolError(
     'validation_error',
     `Board "${board.name}" has no lane "${ref}".`,

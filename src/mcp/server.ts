@@ -91,7 +91,12 @@ export function listTools(): Tool[] {
     name: definition.name,
     description: definition.description,
     inputSchema: jsonSchema(definition.input),
-    annotations: definition.readOnly ? { readOnlyHint: true } : { readOnlyHint: false },
+    outputSchema: jsonSchema(definition.output) as Tool['outputSchema'],
+    annotations: {
+      readOnlyHint: definition.readOnly,
+      destructiveHint: definition.destructive === true,
+      idempotentHint: definition.readOnly || definition.idempotent === true,
+    },
   }));
   return [...listing];
 }

@@ -32,6 +32,12 @@ export interface ToolDefinition<S extends TObject = TObject> {
   input: S;
   /** Read-only tools are marked so clients may run them without asking. */
   readOnly: boolean;
+  /** It may overwrite or remove what is there (not only add); read-only tools are not. */
+  destructive?: boolean;
+  /** Calling it again with the same arguments changes nothing more. */
+  idempotent?: boolean;
+  /** The shape of its `structuredContent` (the fields a client may rely on; tasks carry more). */
+  output: TObject;
   rest?: RestMapping[];
   run(args: Static<S>, ctx: ToolContext): Promise<ToolOutput>;
 }

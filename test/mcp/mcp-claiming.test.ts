@@ -79,19 +79,36 @@ describe.each(DIALECTS)('MCP claiming and assignee filter ($dialect)', ({ dialec
       expect(none.isError).toBe(false);
       expect(none.text).toBe('No task left to claim in "Todo": every task there is assigned or archived.');
 
-      // assign_task puts another agent on the task by id, and takes it off again.
+      // assign_task puts another agent on the task by id, and takes it off again by name.
       const helper = await t.services.agents.createAgent(OPERATOR, { name: `Helper ${transport}` });
       const assigned = await session.call('assign_task', { task: first.shortId, member: helper.id });
       expect(assigned.isError).toBe(false);
       expect(assigned.text).toBe(
-        `Assigned ${first.shortId}; assignees now: ${agent.name} (agent), ${helper.name} (agent).`,
+        `Assigned ${helper.id} to ${first.shortId}; assignees now: ${agent.name} (agent), ${helper.name} (agent).`,
       );
       const removed = await session.call('assign_task', {
         task: first.shortId,
-        member: helper.id,
+        member: helper.name.toUpperCase(),
         unassign: true,
       });
       expect(removed.isError).toBe(false);
+      expect(removed.text).toBe(`Unassigned ${helper.name} (agent) from ${first.shortId}.`);
+      // "me" is the key's agent; a name that matches several members lists them.
+      const other = (await t.request(key, 'GET', `${API}/boards/${boardId}/tasks?includeArchived=true`))
+        .json()
+        .data.find((task: { id: string }) => task.id !== first.id);
+      await session.call('assign_task', { task: other.shortId, member: 'me', unassign: true });
+      const me = await session.call('assign_task', { task: other.shortId, member: 'me' });
+      expect(me.text).toBe(
+        `Assigned ${agent.name} (agent) to ${other.shortId}; assignees now: ${agent.name} (agent).`,
+      );
+      await t.services.agents.createAgent(OPERATOR, { name: `Helper ${transport} two` });
+      const ambiguous = await session.call('assign_task', { task: first.shortId, member: 'helper' });
+      expect(ambiguous.isError).toBe(true);
+      expect(ambiguous.text).toContain('Member "helper" is ambiguous.');
+      expect(ambiguous.text).toContain(helper.id);
+      const nobody = await session.call('assign_task', { task: first.shortId, member: 'Nobody at all' });
+      expect(nobody.text).toContain('No active person or agent is named "Nobody at all".');
       const after = (await t.request(key, 'GET', `${API}/boards/${boardId}/tasks/${first.id}`)).json().data;
       expect(after.assignees).toEqual([{ id: agent.id, type: 'agent', name: agent.name }]);
       const unknown = await session.call('assign_task', { task: first.shortId, member: 'agt_nobody' });

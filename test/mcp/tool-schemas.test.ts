@@ -51,7 +51,6 @@ describe('MCP tool schemas', () => {
         'add_comment',
         'add_todos',
         'update_todos',
-        'reorder_todos',
         'push_turns',
       ]),
     );
@@ -86,6 +85,21 @@ describe('MCP tool schemas', () => {
     const tokens = countTokens(JSON.stringify({ tools: listTools() }));
     expect(tokens).toBeGreaterThan(1000);
     expect(tokens).toBeLessThan(6000);
+  });
+
+  it('gives every tool its three hints and an output schema; read-only tools destroy nothing', () => {
+    for (const tool of listTools()) {
+      const hints = tool.annotations ?? {};
+      expect(typeof hints.readOnlyHint, tool.name).toBe('boolean');
+      expect(typeof hints.destructiveHint, tool.name).toBe('boolean');
+      expect(typeof hints.idempotentHint, tool.name).toBe('boolean');
+      if (hints.readOnlyHint) expect([tool.name, hints.destructiveHint]).toEqual([tool.name, false]);
+      expect(tool.outputSchema?.type, tool.name).toBe('object');
+    }
+    const hintsOf = (name: string) => listTools().find((tool) => tool.name === name)?.annotations;
+    expect(hintsOf('archive_task')).toMatchObject({ destructiveHint: true, idempotentHint: true });
+    expect(hintsOf('create_task')).toMatchObject({ destructiveHint: false, idempotentHint: false });
+    expect(hintsOf('wait_for_activity')).toMatchObject({ readOnlyHint: true });
   });
 
   it('offers 12 to 16 tools, each with a description and an object input schema', () => {

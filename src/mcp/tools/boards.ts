@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { BoardsResult, LanesResult } from '../outputs.js';
 import { boardDetail, listBoards, resolveBoard } from '../references.js';
 import { Cursor, decodeCursor, encodeCursor, Limit } from '../schemas.js';
 import { defineTool } from '../tool.js';
@@ -7,6 +8,7 @@ export const findBoards = defineTool({
   name: 'find_boards',
   description: 'List boards this key sees (optionally by name), with lanes and your permission.',
   readOnly: true,
+  output: BoardsResult,
   input: Type.Object(
     {
       query: Type.Optional(Type.String({ maxLength: 200, description: 'Part of the name' })),
@@ -40,6 +42,7 @@ export const listLanes = defineTool({
   name: 'list_lanes',
   description: "A board's lanes in order, with task counts.",
   readOnly: true,
+  output: LanesResult,
   input: Type.Object(
     {
       board: Type.Optional(

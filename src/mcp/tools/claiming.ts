@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
+import { AssignResult, ClaimResult } from '../outputs.js';
 import { boardPath, resolveBoard, resolveLane, resolveTask } from '../references.js';
 import { BoardRef, LaneRef, TaskRef } from '../schemas.js';
-import { callApi, defineTool } from '../tool.js';
+import { callApi, defineTool, type ToolContext, ToolError } from '../tool.js';
 
 interface ClaimedTask {
   id: string;
@@ -15,6 +16,7 @@ export const claimNextTask = defineTool({
   description:
     'Take the first unassigned task of a lane (by name) and assign yourself; moveTo moves it to another lane. Never hands a task to two callers.',
   readOnly: false,
+  output: ClaimResult,
   rest: [
     {
       operation: 'POST /api/ext/v1/boards/{boardId}/claim-next',
@@ -55,34 +57,72 @@ interface AssignedTask {
   assignees: Array<{ id: string; type: 'person' | 'agent'; name: string }>;
 }
 
+interface Member {
+  id: string;
+  type: 'person' | 'agent';
+  name: string;
+}
+
+/** A member by id, by "me" (the key's agent or person) or by name (exact, else a unique part). */
+async function resolveMember(ctx: ToolContext, ref: string): Promise<Member | string> {
+  if (/^(usr|agt)_/.test(ref)) return ref;
+  if (ref.toLowerCase() === 'me') {
+    const { data } = await callApi<{ data: { member: Member | null } }>(ctx, { method: 'GET', path: '/me' });
+    if (data.member) return data.member;
+    throw new ToolError(
+      'validation_error',
+      'This API key belongs to no agent or person, so it cannot stand for "me".',
+      'Name the member instead, or use a key made for an agent.',
+    );
+  }
+  const query = new URLSearchParams({ name: ref.trim() });
+  const found = (await callApi<{ data: Member[] }>(ctx, { method: 'GET', path: `/members?${query}` })).data;
+  const wanted = ref.trim().toLowerCase();
+  const exact = found.filter((m) => m.name.toLowerCase() === wanted);
+  const matches = exact.length ? exact : found;
+  if (matches.length === 1) return matches[0] as Member;
+  const names = matches.slice(0, 20).map((m) => `${m.name} (${m.type}, ${m.id})`);
+  throw new ToolError(
+    matches.length ? 'validation_error' : 'not_found',
+    matches.length ? `Member "${ref}" is ambiguous.` : `No active person or agent is named "${ref}".`,
+    matches.length ? `Pass one of these ids: ${names.join('; ')}.` : undefined,
+  );
+}
+
 export const assignTask = defineTool({
   name: 'assign_task',
   description:
-    'Assign a person (usr_…) or agent (agt_…) to a task, by member id (the API lists no members by name); unassign: true takes them off.',
+    'Assign a person or agent to a task, by name, "me" or id (usr_…/agt_…); unassign: true takes them off.',
   readOnly: false,
+  output: AssignResult,
+  destructive: true,
+  idempotent: true,
   input: Type.Object(
     {
       task: TaskRef,
       board: BoardRef,
-      member: Type.String({ minLength: 1, maxLength: 100, description: 'Member id: usr_… or agt_…' }),
+      member: Type.String({ minLength: 1, maxLength: 200, description: 'Name, "me", or usr_…/agt_… id' }),
       unassign: Type.Optional(Type.Boolean()),
     },
     { additionalProperties: false },
   ),
   async run(args, ctx) {
     const { board, task } = await resolveTask(ctx, args.task, args.board);
-    const path = boardPath(board.id, 'tasks', task.id, 'assignees', args.member);
+    const member = await resolveMember(ctx, args.member);
+    const memberId = typeof member === 'string' ? member : member.id;
+    const who = typeof member === 'string' ? member : `${member.name} (${member.type})`;
+    const path = boardPath(board.id, 'tasks', task.id, 'assignees', memberId);
     if (args.unassign === true) {
       await callApi(ctx, { method: 'DELETE', path });
       return {
-        text: `Unassigned ${args.member} from ${task.shortId}.`,
-        structured: { task: { id: task.id, shortId: task.shortId }, unassigned: args.member },
+        text: `Unassigned ${who} from ${task.shortId}.`,
+        structured: { task: { id: task.id, shortId: task.shortId }, unassigned: memberId },
       };
     }
     const { data } = await callApi<{ data: AssignedTask }>(ctx, { method: 'PUT', path });
     const names = data.assignees.map((a) => `${a.name} (${a.type})`).join(', ');
     return {
-      text: `Assigned ${task.shortId}; assignees now: ${names}.`,
+      text: `Assigned ${who} to ${task.shortId}; assignees now: ${names}.`,
       structured: { task: { ...data, shortId: task.shortId } },
     };
   },

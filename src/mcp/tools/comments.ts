@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { ReactionContentSchema } from '../../schemas/reactions.js';
+import { CommentResult, ReactionResult } from '../outputs.js';
 import { boardPath, resolveTask } from '../references.js';
 import { BoardRef, CommentFields, IdempotencyKey, TaskRef } from '../schemas.js';
 import { callApi, defineTool } from '../tool.js';
@@ -10,6 +11,7 @@ export const addComment = defineTool({
   name: 'add_comment',
   description: "Comment on a task (source `agent`; signed with authorName or the client's name).",
   readOnly: false,
+  output: CommentResult,
   rest: [{ operation: COMMENTS, at: [], fixed: ['source'] }],
   input: Type.Object(
     {
@@ -40,6 +42,9 @@ export const react = defineTool({
   name: 'react',
   description: 'Add (or with remove=true take back) your reaction to a comment.',
   readOnly: false,
+  output: ReactionResult,
+  destructive: true,
+  idempotent: true,
   input: Type.Object(
     {
       task: TaskRef,

@@ -1,10 +1,11 @@
 import type { ToolDefinition } from '../tool.js';
+import { waitForActivity } from './activity.js';
 import { findBoards, listLanes } from './boards.js';
 import { assignTask, claimNextTask } from './claiming.js';
 import { addComment, react } from './comments.js';
 import { findTasks, getTask } from './task-reads.js';
 import { archiveTask, createTask, moveTask, updateTask } from './task-writes.js';
-import { addTodos, reorderTodos, updateTodos } from './todos.js';
+import { addTodos, updateTodos } from './todos.js';
 import { pushTurns } from './turns.js';
 
 /** The one tool set both transports serve, in the order `tools/list` shows it. */
@@ -23,6 +24,6 @@ export const TOOLS: ToolDefinition[] = [
   react,
   addTodos,
   updateTodos,
-  reorderTodos,
   pushTurns,
+  waitForActivity,
 ] as unknown as ToolDefinition[];

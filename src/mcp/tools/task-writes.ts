@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { priorityName } from '../format.js';
+import { TaskResult } from '../outputs.js';
 import { boardPath, laneName, resolveBoard, resolveLane, resolveTask } from '../references.js';
 import {
   BoardRef,
@@ -27,6 +28,7 @@ export const createTask = defineTool({
   name: 'create_task',
   description: 'Create a task at the end of a lane (lane by name).',
   readOnly: false,
+  output: TaskResult,
   rest: [{ operation: TASKS, at: [], renamed: { laneId: 'lane' } }],
   input: Type.Object(
     {
@@ -62,6 +64,9 @@ export const updateTask = defineTool({
   name: 'update_task',
   description: "Change a task's title, description, priority or tags.",
   readOnly: false,
+  output: TaskResult,
+  destructive: true,
+  idempotent: true,
   rest: [{ operation: `PATCH ${TASK}`, at: [], fixed: ['archived'] }],
   input: Type.Object(
     {
@@ -101,6 +106,8 @@ export const moveTask = defineTool({
   name: 'move_task',
   description: 'Move a task to a lane (by name), at the end or at a 0-based position.',
   readOnly: false,
+  output: TaskResult,
+  idempotent: true,
   rest: [{ operation: `POST ${TASK}/move`, at: [], renamed: { laneId: 'lane' } }],
   input: Type.Object(
     {
@@ -120,8 +127,14 @@ export const moveTask = defineTool({
       body: { laneId: lane.id, ...(args.position === undefined ? {} : { position: args.position }) },
     });
     const from = laneName(board, task.laneId);
+    const text =
+      task.laneId !== lane.id
+        ? `Moved ${task.shortId} from "${from}" to "${lane.name}" at position ${moved.data.position}.`
+        : task.position === moved.data.position
+          ? `${task.shortId} was already in "${lane.name}" at position ${moved.data.position}: nothing changed.`
+          : `${task.shortId} stays in "${lane.name}", now at position ${moved.data.position} (was ${task.position}).`;
     return {
-      text: `Moved ${task.shortId} from "${from}" to "${lane.name}" at position ${moved.data.position}.`,
+      text,
       structured: { task: { ...moved.data, shortId: task.shortId, lane: lane.name, fromLane: from } },
     };
   },
@@ -131,6 +144,9 @@ export const archiveTask = defineTool({
   name: 'archive_task',
   description: 'Archive a task (hidden from lists), or unarchive it with archived=false.',
   readOnly: false,
+  output: TaskResult,
+  destructive: true,
+  idempotent: true,
   input: Type.Object(
     { task: TaskRef, board: BoardRef, archived: Type.Optional(Type.Boolean({ default: true })) },
     { additionalProperties: false },

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { TodosResult } from '../outputs.js';
 import { boardPath, resolveTask } from '../references.js';
 import {
   BoardRef,
@@ -28,6 +29,7 @@ export const addTodos = defineTool({
   name: 'add_todos',
   description: 'Add one or more todos to a task, in order (source `agent`).',
   readOnly: false,
+  output: TodosResult,
   rest: [{ operation: `POST ${TODOS}`, at: ['todos', 'items'], fixed: ['source'] }],
   input: Type.Object(
     {
@@ -68,33 +70,46 @@ export const addTodos = defineTool({
 
 export const updateTodos = defineTool({
   name: 'update_todos',
-  description: 'Tick, untick or edit todos (by id, or exact text) of a task; one call for many.',
+  description:
+    'Tick, untick or edit todos (by id, or exact text) of a task, many in one call; orderedIds puts all its todos in that order.',
   readOnly: false,
-  rest: [{ operation: `PATCH ${TODOS}/{todoId}`, at: ['updates', 'items'] }],
+  output: TodosResult,
+  destructive: true,
+  idempotent: true,
+  rest: [
+    { operation: `PATCH ${TODOS}/{todoId}`, at: ['updates', 'items'] },
+    { operation: `POST ${TODOS}/reorder`, at: [] },
+  ],
   input: Type.Object(
     {
       task: TaskRef,
       board: BoardRef,
-      updates: Type.Array(
-        Type.Object(
-          {
-            todo: Type.String({ minLength: 1, maxLength: 2000, description: 'Todo id or exact text' }),
-            text: TodoUpdateFields.text,
-            done: TodoUpdateFields.done,
-            iteration: TodoUpdateFields.iteration,
-          },
-          { additionalProperties: false },
+      updates: Type.Optional(
+        Type.Array(
+          Type.Object(
+            {
+              todo: Type.String({ minLength: 1, maxLength: 2000, description: 'Todo id or exact text' }),
+              text: TodoUpdateFields.text,
+              done: TodoUpdateFields.done,
+              iteration: TodoUpdateFields.iteration,
+            },
+            { additionalProperties: false },
+          ),
+          { minItems: 1, maxItems: 100 },
         ),
-        { minItems: 1, maxItems: 100 },
       ),
+      orderedIds: Type.Optional(ReorderFields.orderedIds),
     },
     { additionalProperties: false },
   ),
   async run(args, ctx) {
+    if (args.updates === undefined && args.orderedIds === undefined) {
+      throw new ToolError('validation_error', 'Pass `updates`, `orderedIds` or both.');
+    }
     const { board, task } = await resolveTask(ctx, args.task, args.board);
     const path = boardPath(board.id, 'tasks', task.id, 'todos');
     const existing = (await callApi<{ data: Todo[] }>(ctx, { method: 'GET', path })).data;
-    const targets = args.updates.map((update) => {
+    const targets = (args.updates ?? []).map((update) => {
       const todo = existing.find((t) => t.id === update.todo) ?? existing.find((t) => t.text === update.todo);
       if (!todo) {
         throw new ToolError(
@@ -115,36 +130,23 @@ export const updateTodos = defineTool({
       });
       updated.push(response.data);
     }
-    return {
-      text: [`Updated ${updated.length} todo(s) of ${task.shortId}:`, ...todoLines(updated)].join('\n'),
-      structured: { todos: updated, task: { id: task.id, shortId: task.shortId } },
-    };
-  },
-});
-
-export const reorderTodos = defineTool({
-  name: 'reorder_todos',
-  description: "Put a task's todos in this order (every todo id once).",
-  readOnly: false,
-  rest: [{ operation: `POST ${TODOS}/reorder`, at: [] }],
-  input: Type.Object(
-    {
-      task: TaskRef,
-      board: BoardRef,
-      orderedIds: ReorderFields.orderedIds,
-    },
-    { additionalProperties: false },
-  ),
-  async run(args, ctx) {
-    const { board, task } = await resolveTask(ctx, args.task, args.board);
-    const response = await callApi<{ data: Todo[] }>(ctx, {
+    const lines = updated.length
+      ? [`Updated ${updated.length} todo(s) of ${task.shortId}:`, ...todoLines(updated)]
+      : [];
+    if (args.orderedIds === undefined) {
+      return {
+        text: lines.join('\n'),
+        structured: { todos: updated, task: { id: task.id, shortId: task.shortId } },
+      };
+    }
+    const reordered = await callApi<{ data: Todo[] }>(ctx, {
       method: 'POST',
-      path: boardPath(board.id, 'tasks', task.id, 'todos', 'reorder'),
+      path: `${path}/reorder`,
       body: { orderedIds: args.orderedIds },
     });
     return {
-      text: [`Todos of ${task.shortId} now:`, ...todoLines(response.data)].join('\n'),
-      structured: { todos: response.data, task: { id: task.id, shortId: task.shortId } },
+      text: [...lines, `Todos of ${task.shortId} now:`, ...todoLines(reordered.data)].join('\n'),
+      structured: { todos: reordered.data, task: { id: task.id, shortId: task.shortId } },
     };
   },
 });

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { TurnsResult } from '../outputs.js';
 import { boardPath, resolveTask } from '../references.js';
 import { BoardRef, TaskRef, TurnFields } from '../schemas.js';
 import { callApi, defineTool } from '../tool.js';
@@ -8,6 +9,8 @@ export const pushTurns = defineTool({
   description:
     'Store conversation turns on a task (1..100; a repeated source+sourceId is ignored, so retries are safe).',
   readOnly: false,
+  output: TurnsResult,
+  idempotent: true,
   rest: [{ operation: 'POST /api/ext/v1/boards/{boardId}/tasks/{taskId}/turns', at: [] }],
   input: Type.Object(
     { task: TaskRef, board: BoardRef, turns: TurnFields.turns },

@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_OPERATOR as OPERATOR } from '../../src/domain/actor.js';
+import { TURN_CHARS } from '../../src/mcp/tools/task-reads.js';
+import { ensureBuilt } from '../support/built-server.js';
+import { DIALECTS } from '../support/database.js';
+import { buildTestApp, type TestApp } from '../support/test-app.js';
+import { connect, listen, type McpSession, TRANSPORTS, type TransportKind } from './mcp-clients.js';
+
+// The stdio transport runs the built CLI; building can take a while on a busy machine.
+beforeAll(() => ensureBuilt(), 180_000);
+
+const API = '/api/ext/v1';
+
+describe.each(DIALECTS)('MCP: what an agent reads and hears ($dialect)', ({ dialect, skip }) => {
+  let t: TestApp;
+  let baseUrl: string;
+  const sessions: McpSession[] = [];
+
+  beforeAll(async () => {
+    if (skip) return;
+    t = await buildTestApp(dialect);
+    baseUrl = await listen(t.app);
+  });
+  afterAll(async () => {
+    for (const session of sessions) await session.close();
+    await t?.close();
+  });
+
+  /** An agent with a key, a board with lanes Todo, Doing, Done and one task, and an MCP session. */
+  async function setUp(transport: TransportKind, name: string) {
+    const agent = await t.services.agents.createAgent(OPERATOR, { name: `${name} agent` });
+    const { key } = await t.services.apiKeys.createKey(OPERATOR, {
+      name: `${name} key`,
+      allBoards: true,
+      grants: [],
+      agentId: agent.id,
+    });
+    const boardId = (await t.request(key, 'POST', `${API}/boards`, { name })).json().data.id as string;
+    const lanes: Record<string, string> = {};
+    for (const lane of ['Todo', 'Doing', 'Done']) {
+      lanes[lane] = (
+        await t.request(key, 'POST', `${API}/boards/${boardId}/lanes`, { name: lane })
+      ).json().data.id;
+    }
+    const task = (
+      await t.request(key, 'POST', `${API}/boards/${boardId}/tasks`, {
+        title: 'Rotate the signing keys',
+        laneId: lanes.Todo,
+        description: 'Ask Google about the certificate chain.',
+      })
+    ).json().data as { id: string; shortId: string };
+    const session = await connect(transport, baseUrl, key);
+    sessions.push(session);
+    return {
+      agent,
+      key,
+      boardId,
+      lanes,
+      task,
+      session,
+      taskUrl: `${API}/boards/${boardId}/tasks/${task.id}`,
+    };
+  }
+
+  describe.skipIf(skip).each(TRANSPORTS)('over %s', (transport: TransportKind) => {
+    it('find_tasks finds words in descriptions, comments and turns, with the matching snippet', async () => {
+      const fx = await setUp(transport, `Search ${transport}`);
+      const comment = await t.request(fx.key, 'POST', `${fx.taskUrl}/comments`, {
+        body: 'The flamingo deploy failed twice.',
+        authorName: 'Claude',
+      });
+      expect(comment.statusCode, comment.body).toBe(201);
+      await t.request(fx.key, 'POST', `${fx.taskUrl}/turns`, {
+        turns: [
+          {
+            source: 'claude',
+            sourceId: 'u1',
+            role: 'user',
+            content: 'Where is the zeppelin config?',
+            capturedAt: '2026-11-27T10:00:00Z',
+          },
+        ],
+      });
+      for (const [word, kind] of [
+        ['Google', null],
+        ['flamingo', 'comment'],
+        ['zeppelin', 'turn'],
+      ] as const) {
+        const found = await session(fx).call('find_tasks', { query: word, board: fx.boardId });
+        expect(found.isError, found.text).toBe(false);
+        expect(
+          (found.structured.tasks as Array<{ id: string }>).map((x) => x.id),
+          `${word}: ${found.text}`,
+        ).toEqual([fx.task.id]);
+        if (kind) expect(found.text).toContain(`${kind}: `);
+      }
+      const none = await session(fx).call('find_tasks', { query: 'nonexistentword', board: fx.boardId });
+      expect(none.text).toBe('No matches.');
+      // A shortId prefix still finds the task.
+      const byId = await session(fx).call('find_tasks', { query: fx.task.shortId.slice(0, 5) });
+      expect((byId.structured.tasks as Array<{ id: string }>).map((x) => x.id)).toContain(fx.task.id);
+    });
+
+    it('get_task returns the latest turns per source, each cut to the stated size', async () => {
+      const fx = await setUp(transport, `Turns ${transport}`);
+      const long = 'x'.repeat(TURN_CHARS + 500);
+      const turns = Array.from({ length: 5 }, (_, i) => ({
+        source: 'claude',
+        sourceId: `c${i}`,
+        role: i % 2 ? 'assistant' : 'user',
+        content: i === 4 ? long : `claude turn ${i}`,
+        capturedAt: `2026-11-27T10:00:0${i}Z`,
+      }));
+      turns.push({
+        source: 'copilot',
+        sourceId: 'p1',
+        role: 'user',
+        content: 'copilot turn',
+        capturedAt: '2026-11-27T09:00:00Z',
+      });
+      await t.request(fx.key, 'POST', `${fx.taskUrl}/turns`, { turns });
+      const detail = await session(fx).call('get_task', { task: fx.task.shortId, turns: 2 });
+      expect(detail.isError, detail.text).toBe(false);
+      const listed = detail.structured.turns as Array<{ source: string; content: string }>;
+      expect(listed.map((x) => x.source)).toEqual(['claude', 'claude', 'copilot']);
+      expect(listed[0]?.content).toBe('claude turn 3');
+      expect(listed[1]?.content).toBe(`${'x'.repeat(TURN_CHARS)}… (500 more characters)`);
+      expect(detail.text).toContain(`Turns (latest 2 per source, each cut to ${TURN_CHARS} characters):`);
+      const without = await session(fx).call('get_task', { task: fx.task.shortId, turns: 0 });
+      expect(without.structured.turns).toEqual([]);
+    });
+
+    it('says what is true of an ambiguous lane and of a move to where the task already is', async () => {
+      const fx = await setUp(transport, `Lanes ${transport}`);
+      const ambiguous = await session(fx).call('move_task', { task: fx.task.shortId, lane: 'do' });
+      expect(ambiguous.isError).toBe(true);
+      expect(ambiguous.text).toContain(
+        `Lane "do" of board "Lanes ${transport}" is ambiguous: it matches "Todo", "Doing", "Done".`,
+      );
+      const stay = await session(fx).call('move_task', { task: fx.task.shortId, lane: 'Todo' });
+      expect(stay.isError).toBe(false);
+      expect(stay.text).toBe(`${fx.task.shortId} was already in "Todo" at position 0: nothing changed.`);
+      const moved = await session(fx).call('move_task', { task: fx.task.shortId, lane: 'doing' });
+      expect(moved.text).toBe(`Moved ${fx.task.shortId} from "Todo" to "Doing" at position 0.`);
+    });
+
+    it('update_todos reorders the todos and ticks one in the same call', async () => {
+      const fx = await setUp(transport, `Todos ${transport}`);
+      const added = await session(fx).call('add_todos', {
+        task: fx.task.shortId,
+        todos: [{ text: 'a' }, { text: 'b' }],
+      });
+      const ids = (added.structured.todos as Array<{ id: string }>).map((x) => x.id);
+      const done = await session(fx).call('update_todos', {
+        task: fx.task.shortId,
+        updates: [{ todo: 'a', done: true }],
+        orderedIds: [...ids].reverse(),
+      });
+      expect(done.isError, done.text).toBe(false);
+      expect(
+        (done.structured.todos as Array<{ text: string; done: boolean }>).map((x) => [x.text, x.done]),
+      ).toEqual([
+        ['b', false],
+        ['a', true],
+      ]);
+      const empty = await session(fx).call('update_todos', { task: fx.task.shortId });
+      expect(empty.isError).toBe(true);
+      expect(empty.text).toContain('Pass `updates`, `orderedIds` or both.');
+    });
+  });
+
+  function session(fx: { session: McpSession }): McpSession {
+    return fx.session;
+  }
+});
