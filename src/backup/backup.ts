@@ -106,8 +106,11 @@ export async function takeBackup(
       commandToRun: database.commandToRun,
     };
   } catch (error) {
-    for (const name of written) fs.rmSync(path.join(dir, name), { force: true });
+    // The directory was empty (or new): whatever is in it now is this backup's, SQLite's journal too.
     if (created) fs.rmSync(dir, { recursive: true, force: true });
+    else
+      for (const name of fs.readdirSync(dir))
+        fs.rmSync(path.join(dir, name), { recursive: true, force: true });
     throw error;
   }
 }

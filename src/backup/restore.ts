@@ -62,6 +62,9 @@ export async function restoreBackup(config: BackupSettings, dirArgument: string)
     restoreSqlite(config.dataDir, dir, manifest, masterKey);
     return { manifest, target: config.dataDir, commandToRun: null };
   }
+  if (!(PG_DUMP_FILE in manifest.files || manifest.pendingFiles.includes(PG_DUMP_FILE))) {
+    throw new BackupError(`${dir} holds no database dump (${PG_DUMP_FILE})`);
+  }
   const schema = manifest.database.schema;
   const commandToRun = await restorePostgres(
     config.databaseUrl as string,

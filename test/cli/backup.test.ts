@@ -234,6 +234,24 @@ describe('laneboard backup and restore (embedded SQLite)', () => {
     expect(restored.code, restored.stderr).toBe(0);
     expect(fs.readdirSync(target).sort()).toEqual(['laneboard.sqlite', 'secret.key']);
 
+    // A backup that fails part-way leaves no directory behind.
+    const broken = path.join(scratch, 'broken');
+    fs.mkdirSync(broken);
+    fs.writeFileSync(path.join(broken, 'laneboard.sqlite'), 'not a database, not a database, not a database');
+    fs.copyFileSync(path.join(source, 'secret.key'), path.join(broken, 'secret.key'));
+    const failed = await laneboard(['backup', path.join(scratch, 'from-broken')], {
+      LANEBOARD_DATA_DIR: broken,
+    });
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('not a database');
+    expect(fs.existsSync(path.join(scratch, 'from-broken'))).toBe(false);
+    fs.rmSync(path.join(broken, 'secret.key'));
+    expectRefusal(
+      await laneboard(['backup', path.join(scratch, 'no-key')], { LANEBOARD_DATA_DIR: broken }),
+      'there is no master key to back up',
+    );
+    expect(fs.existsSync(path.join(scratch, 'no-key'))).toBe(false);
+
     // A file where the directory should be.
     const file = path.join(scratch, 'a-file');
     fs.writeFileSync(file, 'x');
