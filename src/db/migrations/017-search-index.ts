@@ -29,8 +29,8 @@ export interface SearchSource {
   sqlite: { title: (row: string) => string; tags: (row: string) => string; body: (row: string) => string };
   /** PostgreSQL: the row's tsvector. */
   postgresDocument: (row: string) => string;
-  /** PostgreSQL: the text a snippet is cut from. */
-  postgresText: (row: string) => string;
+  /** PostgreSQL: the texts a snippet is cut from (SQL expressions; null where the kind has none). */
+  postgresTexts: (row: string) => { title: string; tags: string; body: string };
 }
 
 /** Turns can hold 1 MiB; their first 100 000 characters are indexed (a description's limit). */
@@ -64,7 +64,7 @@ const bodyOnly = (
     textColumns: [column],
     sqlite: { title: () => "''", tags: () => "''", body: text },
     postgresDocument: (row) => vector(text(row), 'C'),
-    postgresText: text,
+    postgresTexts: (row) => ({ title: 'null', tags: 'null', body: text(row) }),
   };
 };
 
@@ -82,8 +82,11 @@ export const SEARCH_SOURCES: readonly SearchSource[] = [
     },
     postgresDocument: (row) =>
       `${vector(`${row}.title`, 'A')} || ${vector(`${row}.tags`, 'B')} || ${vector(`${row}.description`, 'C')}`,
-    postgresText: (row) =>
-      `concat_ws(' · ', ${row}.title, nullif(${postgresTags(`${row}.tags`)}, ''), nullif(${row}.description, ''))`,
+    postgresTexts: (row) => ({
+      title: `${row}.title`,
+      tags: postgresTags(`${row}.tags`),
+      body: `${row}.description`,
+    }),
   },
   bodyOnly('comment', 'comments', 'c', 'body'),
   bodyOnly('todo', 'todos', 'o', 'text'),

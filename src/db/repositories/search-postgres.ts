@@ -7,9 +7,9 @@ import {
   type SearchFilter,
   type SearchHit,
   type SearchTerm,
-  SNIPPET_CLOSE,
-  SNIPPET_OPEN,
   searchConditions,
+  type TextRow,
+  textsOf,
   toHits,
 } from './search-shared.js';
 
@@ -32,11 +32,14 @@ export function tsQuery(terms: SearchTerm[]): string {
   return [...terms.filter((t) => !t.excluded), ...terms.filter((t) => t.excluded)].map(tsTerm).join(' & ');
 }
 
-const HEADLINE_OPTIONS = `StartSel="${SNIPPET_OPEN}", StopSel="${SNIPPET_CLOSE}", MaxWords=16, MinWords=6, ShortWord=0, MaxFragments=1, FragmentDelimiter=" … "`;
-
-/** The text a snippet is cut from, by kind, over the source rows left-joined by `search_docs.ref_id`. */
-const SNIPPET_TEXT = sql.raw(
-  `case d.kind ${SEARCH_SOURCES.map((s) => `when '${s.kind}' then ${s.postgresText(s.alias)}`).join(' ')} end`,
+/** The texts of the page's rows, by kind, from the source rows left-joined by `search_docs.ref_id`. */
+const TEXT_COLUMNS = sql.raw(
+  ['title', 'tags', 'body']
+    .map(
+      (column) =>
+        `case d.kind ${SEARCH_SOURCES.map((s) => `when '${s.kind}' then ${s.postgresTexts(s.alias)[column as 'title' | 'tags' | 'body']}`).join(' ')} end as ${column}`,
+    )
+    .join(', '),
 );
 const SOURCE_JOINS = sql.raw(
   SEARCH_SOURCES.map(
@@ -55,11 +58,9 @@ export async function searchPostgres(db: Executor, filter: SearchFilter): Promis
     order by ${RANK} desc, d.ref_id
     limit ${filter.limit} offset ${filter.offset}`.execute(db);
   if (rows.length === 0) return [];
-  // ts_headline re-parses the text: only for the page's rows.
-  const { rows: snippets } = await sql<{ ref_id: string; snippet: string }>`
-    select d.ref_id, ts_headline('simple', ${SNIPPET_TEXT}, query, ${HEADLINE_OPTIONS}) as snippet
+  const { rows: texts } = await sql<TextRow>`
+    select d.ref_id, ${TEXT_COLUMNS}
     from search_docs d ${SOURCE_JOINS}
-    cross join to_tsquery('simple', ${query}) query
     where d.ref_id in (${sql.join(rows.map((r) => r.ref_id))})`.execute(db);
-  return toHits(rows, new Map(snippets.map((s) => [s.ref_id, s.snippet])));
+  return toHits(rows, textsOf(texts));
 }

@@ -33,8 +33,8 @@ export interface SearchHit {
   boardId: string;
   shortId: string;
   title: string;
-  /** Plain text; the matched words between SNIPPET_OPEN and SNIPPET_CLOSE. */
-  snippet: string;
+  /** The matched row's texts, a snippet is cut from: a task's title, tags and description, else one text. */
+  texts: string[];
 }
 
 /**
@@ -42,10 +42,6 @@ export interface SearchHit {
  * reads every ranked match's positions, which would make a common word cost seconds at size).
  */
 export const SEARCH_CANDIDATES = 2000;
-
-/** Private-use characters around the matched words of a raw snippet (search-snippet.ts turns them into marks). */
-export const SNIPPET_OPEN = '\uE000';
-export const SNIPPET_CLOSE = '\uE001';
 
 /** The filters both dialects apply to `search_docs d` joined with `tasks t`. */
 export function searchConditions(filter: SearchFilter): RawBuilder<unknown>[] {
@@ -78,7 +74,7 @@ export interface PageRow {
   title: string;
 }
 
-export function toHits(rows: PageRow[], snippets: Map<string, string>): SearchHit[] {
+export function toHits(rows: PageRow[], texts: Map<string, string[]>): SearchHit[] {
   return rows.map((row) => ({
     kind: row.kind,
     refId: row.ref_id,
@@ -86,6 +82,20 @@ export function toHits(rows: PageRow[], snippets: Map<string, string>): SearchHi
     boardId: row.board_id,
     shortId: row.short_id,
     title: row.title,
-    snippet: snippets.get(row.ref_id) ?? '',
+    texts: texts.get(row.ref_id) ?? [],
   }));
+}
+
+/** A text row: a task's title, tags (words separated by spaces) and description, or the text in `body`. */
+export interface TextRow {
+  ref_id: string;
+  title: string | null;
+  tags: string | null;
+  body: string | null;
+}
+
+export function textsOf(rows: TextRow[]): Map<string, string[]> {
+  return new Map(
+    rows.map((r) => [r.ref_id, [r.title ?? '', r.tags ?? '', r.body ?? ''].filter((t) => t !== '')]),
+  );
 }

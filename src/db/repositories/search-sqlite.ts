@@ -7,15 +7,14 @@ import {
   type SearchFilter,
   type SearchHit,
   type SearchTerm,
-  SNIPPET_CLOSE,
-  SNIPPET_OPEN,
   searchConditions,
+  type TextRow,
+  textsOf,
   toHits,
 } from './search-shared.js';
 
 /** bm25 weights of FTS5's columns (title, tags, body): a title word counts most, then a tag. */
 const BM25 = sql.raw('bm25(search_fts, 10.0, 4.0, 1.0)');
-const SNIPPET_TOKENS = 16;
 
 /** A term as FTS5 syntax: a quoted phrase of its words (only letters and digits), `*` for a prefix. */
 function ftsTerm(term: SearchTerm): string {
@@ -33,7 +32,6 @@ export async function searchSqlite(db: Executor, filter: SearchFilter): Promise<
   const match = ftsQuery(filter.terms);
   // The candidates: the newest matches that pass the filters, in FTS5's rowid order, so the scan stops
   // after SEARCH_CANDIDATES rows; bm25 is computed for those only (it reads each match's positions).
-  // Then the page of the best, without snippets: snippet() reads the text, so it runs for the page only.
   const { rows } = await sql<PageRow>`
     select d.id as doc, d.kind, d.ref_id, d.task_id, d.board_id, t.short_id, t.title
     from (
@@ -50,10 +48,10 @@ export async function searchSqlite(db: Executor, filter: SearchFilter): Promise<
     order by c.score, c.doc
     limit ${filter.limit} offset ${filter.offset}`.execute(db);
   if (rows.length === 0) return [];
-  const { rows: snippets } = await sql<{ doc: number; snippet: string }>`
-    select rowid as doc, snippet(search_fts, -1, ${SNIPPET_OPEN}, ${SNIPPET_CLOSE}, '…', ${SNIPPET_TOKENS}) as snippet
-    from search_fts
-    where search_fts match ${match} and rowid in (${sql.join(rows.map((r) => r.doc))})`.execute(db);
-  const byDoc = new Map(snippets.map((s) => [s.doc, s.snippet]));
-  return toHits(rows, new Map(rows.map((r) => [r.ref_id, byDoc.get(Number(r.doc)) ?? ''])));
+  // The texts through the view FTS5 reads them from (snippet() would re-run the query once per row).
+  const { rows: texts } = await sql<TextRow>`
+    select d.ref_id, c.title, c.tags, c.body
+    from search_content c join search_docs d on d.id = c.id
+    where c.id in (${sql.join(rows.map((r) => r.doc))})`.execute(db);
+  return toHits(rows, textsOf(texts));
 }

@@ -3,13 +3,11 @@ import { searchPostgres } from './search-postgres.js';
 import type { SearchFilter, SearchHit } from './search-shared.js';
 import { searchSqlite } from './search-sqlite.js';
 
-export {
-  type SearchFilter,
-  type SearchHit,
-  type SearchKind,
-  type SearchTerm,
-  SNIPPET_CLOSE,
-  SNIPPET_OPEN,
+export type {
+  SearchFilter,
+  SearchHit,
+  SearchKind,
+  SearchTerm,
 } from './search-shared.js';
 
 /** Best match first, then by id, so pages never repeat or skip a row of an unchanged index. */

@@ -16,7 +16,8 @@ const TERM = /(-?)(?:"([^"]*)"?|(\S+))/gu;
  */
 export function parseSearchQuery(q: string): SearchTerm[] {
   if (q.trim() === '') throw invalid('q', 'must not be empty.');
-  if (q.length > MAX_QUERY_LENGTH) throw invalid('q', `must be at most ${MAX_QUERY_LENGTH} characters.`);
+  // Characters as JSON Schema counts them (code points), so the route and the domain agree.
+  if ([...q].length > MAX_QUERY_LENGTH) throw invalid('q', `must be at most ${MAX_QUERY_LENGTH} characters.`);
   const terms: SearchTerm[] = [];
   let lastIsPlainWord = false;
   for (const match of q.matchAll(TERM)) {

@@ -6,7 +6,7 @@ import type { ServiceDeps } from '../services.js';
 import { callerMember } from '../tasks/task-assignees.js';
 import { encodeSearchCursor, MAX_SEARCH_OFFSET, queryDigest, searchCursorOffset } from './search-cursor.js';
 import { canonicalQuery, parseSearchQuery } from './search-query.js';
-import { markSnippet } from './search-snippet.js';
+import { buildSnippet } from './search-snippet.js';
 
 export type { SearchKind };
 export const SEARCH_KINDS: readonly SearchKind[] = ['task', 'comment', 'todo', 'turn'];
@@ -102,7 +102,7 @@ export class SearchService {
         taskId: hit.taskId,
         shortId: hit.shortId,
         title: hit.title,
-        snippet: markSnippet(hit.snippet),
+        snippet: buildSnippet(hit.texts, terms),
       })),
       cursor: more ? encodeSearchCursor(digest, next) : null,
     };
