@@ -147,6 +147,22 @@ describeEachDialect('single sign-on: who an identity signs in', (dialect) => {
     expect(await countPeople()).toBe(before + 1);
   });
 
+  it('with password sign-in off, accepts an invite with a password only for the owner role', async () => {
+    const boss = await owner();
+    const memberInvite = await people().createInvite(boss, 'member');
+    const account = { email: `invited${n}@example.com`, name: 'Invited', password: PASSWORD };
+    const before = await countPeople();
+    await expect(people().acceptInvite(memberInvite.token, account)).rejects.toMatchObject({
+      code: 'forbidden',
+      message: expect.stringMatching(/join with SSO/),
+    });
+    expect(await countPeople()).toBe(before);
+    const ownerInvite = await people().createInvite(boss, 'owner');
+    await expect(people().acceptInvite(ownerInvite.token, account)).resolves.toMatchObject({
+      user: { role: 'owner' },
+    });
+  });
+
   it('with password sign-in off, owners still sign in with a password, others are sent to SSO', async () => {
     const sessions = t.runtime.services.sessions;
     const boss = await owner();
