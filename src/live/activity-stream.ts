@@ -43,6 +43,8 @@ export interface WaitRequest extends StreamRequest {
   waitMs: number;
   /** At most this many events in the answer: 1..1000. */
   limit: number;
+  /** Stops the wait early (the client went away, the server is closing): answers what there is. */
+  signal?: AbortSignal;
 }
 
 /** The long poll's answer: the events, and the cursor to pass next (the last event's, or the one given). */
@@ -106,6 +108,8 @@ export class ActivityStreamService {
     const wakeup = new Wakeup();
     // Subscribed before the first read, so a commit during it wakes the wait instead of being missed.
     const unsubscribe = this.feed.subscribeAll(() => wakeup.ring());
+    const stop = () => wakeup.ring();
+    request.signal?.addEventListener('abort', stop);
     try {
       const follower = await this.follow(actor, request, currentActor);
       const start = request.after ?? encodeActivityCursor(follower.position);
@@ -116,12 +120,13 @@ export class ActivityStreamService {
         if (last || pulled.ended) return { data: pulled.events, cursor: last?.cursor ?? start };
         if (pulled.more) continue;
         const left = deadline - Date.now();
-        if (left <= 0) return { data: [], cursor: start };
+        if (left <= 0 || request.signal?.aborted) return { data: [], cursor: start };
         const nap = pulled.blocked ? (this.options.gapRetryMs ?? 20) : (this.options.keyCheckMs ?? 500);
         await wakeup.wait(Math.min(left, nap));
       }
     } finally {
       unsubscribe();
+      request.signal?.removeEventListener('abort', stop);
     }
   }
 

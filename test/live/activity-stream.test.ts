@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { ActivityRetention } from '../../src/domain/activities/activity-retention.js';
 import type { Actor } from '../../src/domain/actor.js';
 import { describeEachDialect } from '../support/dialects.js';
+import { waitUntil } from '../support/wait.js';
 import { type Browser, buildUiTestApp, OPERATOR, type UiTestApp } from '../ui/ui-support.js';
 import { cursorPosition, openEventStream, poll, received } from './activity-stream-client.js';
 import type { SseClient } from './sse-client.js';
@@ -192,6 +193,26 @@ describeEachDialect('activity stream for integrations', (dialect) => {
     expect(page.body.data.map((e) => e.data.title)).toEqual(['A']);
     const missing = await poll(t.app, key.key, { boardId: 'brd_missing' });
     expect([missing.status, missing.body.error?.code]).toEqual([404, 'not_found']);
+  });
+
+  it('stops waiting for a long poll whose client went away', async () => {
+    const key = await keyOf('all');
+    const base0 = t.runtime.changeFeed.subscriptions;
+    const gone = new AbortController();
+    const request = fetch(`${base}/api/ext/v1/events?wait=30`, {
+      headers: { authorization: `Bearer ${key.key}`, accept: 'application/json' },
+      signal: gone.signal,
+    }).catch(() => null);
+    await waitUntil('the long poll to wait', async () =>
+      t.runtime.changeFeed.subscriptions > base0 ? true : undefined,
+    );
+    gone.abort();
+    await request;
+    await waitUntil(
+      'the wait to stop',
+      async () => (t.runtime.changeFeed.subscriptions === base0 ? true : undefined),
+      10_000,
+    );
   });
 
   it('ends a revoked key’s stream within 2 seconds', async () => {

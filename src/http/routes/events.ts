@@ -26,7 +26,7 @@ const BEARER = /^bearer\s+(\S+)\s*$/i;
 export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async (app, options) => {
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const open = new Set<() => void>();
-  // Open streams would hold the server's close forever: end them first.
+  // Open streams would hold the server's close forever, and long polls for up to 30 s: end them first.
   app.addHook('preClose', async () => {
     for (const end of [...open]) end();
   });
@@ -82,15 +82,26 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async 
       const currentActor = keyAsItIsNow(request, actor, options.apiKeys);
 
       if (wantsJson(request)) {
-        return options.activityStream.waitForEvents(
-          actor,
-          {
-            ...position,
-            waitMs: (request.query.wait ?? 0) * 1000,
-            limit: request.query.limit ?? DEFAULT_STREAM_PAGE,
-          },
-          currentActor,
-        );
+        const waiting = new AbortController();
+        const stop = () => waiting.abort();
+        open.add(stop);
+        // The connection closed before the answer (the client gave up): stop waiting for it.
+        reply.raw.once('close', stop);
+        try {
+          return await options.activityStream.waitForEvents(
+            actor,
+            {
+              ...position,
+              waitMs: (request.query.wait ?? 0) * 1000,
+              limit: request.query.limit ?? DEFAULT_STREAM_PAGE,
+              signal: waiting.signal,
+            },
+            currentActor,
+          );
+        } finally {
+          open.delete(stop);
+          reply.raw.off('close', stop);
+        }
       }
 
       const raw = reply.raw;
