@@ -169,7 +169,7 @@ export class BoardStream {
         taskIds,
         agentSince: since,
       });
-      for (const card of toCards(rows, since)) cards.set(card.id, card);
+      for (const card of toCards(rows)) cards.set(card.id, card);
     }
     const lanes = activities.some((a) => a.type.startsWith('lane.'))
       ? (await boardLanes(db, this.boardId)).map(toLaneView)

@@ -146,6 +146,40 @@ describe('assigning on the board', { timeout: 90_000 }, () => {
     expect(payload.data.assignee).toEqual({ id: agentId, type: 'agent', name: 'Claude' });
   });
 
+  it('a turn the agent pushes marks the card “Claude at work”, live; the mark lapses after 10 minutes', async () => {
+    // A page of its own whose clock the test moves (the server's clock is real).
+    const watcher = await page.context().newPage();
+    try {
+      await watcher.clock.install();
+      await watcher.goto(`/boards/${boardId}`);
+      const watched = watcher.locator('li[aria-label="Write the docs"]');
+      await watched.waitFor();
+      expect(await watched.locator('[data-at-work]').count()).toBe(0);
+      const turns = [
+        {
+          source: 'claude',
+          sourceId: 'turn-1',
+          role: 'assistant',
+          content: 'Writing the install section.',
+          capturedAt: new Date().toISOString(),
+        },
+      ];
+      const pushed = await asAgent('POST', `/boards/${boardId}/tasks/${tasks['Write the docs']}/turns`, {
+        turns,
+      });
+      expect(pushed.status).toBe(201);
+      const mark = watched.locator('[data-at-work]');
+      await mark.getByText('Claude').waitFor();
+      expect(await mark.textContent()).toMatch(/Claude\s*at work/);
+      await watcher.clock.fastForward('09:00');
+      await mark.waitFor();
+      await watcher.clock.fastForward('01:30');
+      await mark.waitFor({ state: 'detached' });
+    } finally {
+      await watcher.close();
+    }
+  });
+
   it('at 10 assignees the picker says so and offers no one else', async () => {
     const crowded = tasks.Crowded ?? '';
     for (let n = 1; n <= 9; n += 1) {

@@ -67,7 +67,7 @@ describeEachDialect('board view', (dialect) => {
     const claude = await s.agents.createAgent(CLI_OPERATOR, { name: 'Claude' });
     await s.tasks.assignees.assign(CLI_OPERATOR, board.id, busy.id, claude.id);
     await s.tasks.updateTask(AGENT, board.id, byAgent.id, { priority: 1 });
-    // Agent work more than an hour ago does not count.
+    // Agent work more than 10 minutes ago does not count.
     await s.comments.createComment(AGENT, board.id, old.id, { body: 'done', authorName: 'Claude' });
     clock.advance(61 * 60 * 1000);
     await s.tasks.updateTask(AGENT, board.id, byAgent.id, { priority: 3 });
@@ -95,6 +95,7 @@ describeEachDialect('board view', (dialect) => {
       assetCount: 1,
       assignees: [{ id: claude.id, type: 'agent', name: 'Claude' }],
       agentActive: false,
+      atWork: [],
       updatedAt: expect.any(String),
     });
     expect(cards.get('Plain')).toMatchObject({

@@ -4,6 +4,9 @@ import type { BoardRow, Executor, LaneRow } from '../schema.js';
 import { latestBoardActivityId } from './board-events.js';
 import { countedPosition, laneOrder, numberPositions } from './task-ranks.js';
 
+/** The activity a batch of captured turns records (src/domain/turns). */
+export const TURNS_CAPTURED = 'turns.captured';
+
 /** One card's row: the task's own columns plus its aggregates. */
 export interface CardRow {
   id: string;
@@ -15,15 +18,28 @@ export interface CardRow {
   tags: string;
   archived: number;
   updated_at: string;
-  last_turn_at: string | null;
 }
 
 export interface CountRow {
   task_id: string;
   total: number | string;
   done: number | string | null;
-  /** When an agent last wrote one of these (comments, todos), if ever. */
-  last_agent_at: string | null;
+}
+
+/**
+ * Agent work on a task since the cut-off, one row per task, worker and kind of change: the activities
+ * attributed to an agent (its key, any door), made through MCP, or capturing turns.
+ */
+export interface AgentWorkRow {
+  task_id: string;
+  actor_kind: 'api_key' | 'user' | 'agent' | 'system';
+  actor_id: string | null;
+  actor_name: string;
+  type: string;
+  /** The newest such change. */
+  last_at: string;
+  /** A `turns.captured` activity's data (its turns' `source`), else null. */
+  turns: string | null;
 }
 
 export interface CardRows {
@@ -32,8 +48,8 @@ export interface CardRows {
   comments: CountRow[];
   /** Asset counts per task (`total`). */
   assets: CountRow[];
-  /** Tasks with an activity by an MCP agent since the cut-off. */
-  agentTaskIds: string[];
+  /** Agent work on the tasks since the cut-off. */
+  agentWork: AgentWorkRow[];
   /** The cards' assignees, in the order they were assigned. */
   assignees: CardAssigneeRow[];
 }
@@ -53,7 +69,7 @@ export interface BoardViewRows extends CardRows {
 }
 
 export interface CardQuery {
-  /** ISO time: agent work at or after this counts as "active". */
+  /** ISO time: agent work at or after this puts the "at work" mark on a card. */
   agentSince: string;
   boardId: string;
   includeArchived: boolean;
@@ -99,25 +115,15 @@ export async function readBoardView(db: Executor, query: CardQuery): Promise<Boa
 
 /**
  * The cards' rows: tasks, then todo, comment and asset aggregates, the assignees (one query) joined through the board's tasks (so the
- * per-task indexes serve them), and the tasks an MCP agent changed since the cut-off.
+ * per-task indexes serve them), and the agent work on them since the cut-off.
  */
 export async function readCardRows(db: Executor, query: CardQuery): Promise<CardRows> {
   const { boardId, taskIds } = query;
   if (taskIds?.length === 0)
-    return { tasks: [], todos: [], comments: [], assets: [], agentTaskIds: [], assignees: [] };
+    return { tasks: [], todos: [], comments: [], assets: [], agentWork: [], assignees: [] };
   let tasks = db
     .selectFrom('tasks')
-    .select([
-      'id',
-      'short_id',
-      'title',
-      'lane_id',
-      'priority',
-      'tags',
-      'archived',
-      'updated_at',
-      'last_turn_at',
-    ])
+    .select(['id', 'short_id', 'title', 'lane_id', 'priority', 'tags', 'archived', 'updated_at'])
     .where('board_id', '=', boardId);
   if (!query.includeArchived) tasks = tasks.where('archived', '=', 0);
   if (taskIds) tasks = tasks.where('id', 'in', taskIds);
@@ -130,20 +136,17 @@ export async function readCardRows(db: Executor, query: CardQuery): Promise<Card
   const archivedFilter = query.includeArchived ? sql`` : sql`and t.archived = 0`;
   const taskFilter = taskIds ? sql`and t.id in (${sql.join(taskIds)})` : sql``;
   const todos = await sql<CountRow>`
-    select d.task_id, count(*) as total, sum(d.done) as done,
-      max(case when d.source = 'agent' then d.updated_at end) as last_agent_at
+    select d.task_id, count(*) as total, sum(d.done) as done
     from tasks t join todos d on d.task_id = t.id
     where t.board_id = ${boardId} ${archivedFilter} ${taskFilter}
     group by d.task_id`.execute(db);
   const comments = await sql<CountRow>`
-    select c.task_id, count(*) as total, null as done,
-      max(case when c.author_source = 'agent' then c.created_at end) as last_agent_at
+    select c.task_id, count(*) as total, null as done
     from tasks t join comments c on c.task_id = t.id
     where t.board_id = ${boardId} ${archivedFilter} ${taskFilter}
     group by c.task_id`.execute(db);
   const assets = await sql<CountRow>`
-    select a.task_id, count(*) as total, null as done,
-      max(case when a.source = 'agent' then a.created_at end) as last_agent_at
+    select a.task_id, count(*) as total, null as done
     from tasks t join assets a on a.task_id = t.id
     where t.board_id = ${boardId} ${archivedFilter} ${taskFilter}
     group by a.task_id`.execute(db);
@@ -157,20 +160,24 @@ export async function readCardRows(db: Executor, query: CardQuery): Promise<Card
 
   // Activities are in id order, which follows time: the window starts after the newest activity
   // created before it (read back from the newest id through the window), and the board's slice of it
-  // is read through (board_id, id).
-  const agents = await sql<{ task_id: string }>`
-    select distinct a.task_id from all_activities a
-    where a.board_id = ${boardId} ${taskIds ? sql`and a.task_id in (${sql.join(taskIds)})` : sql``} and a.task_id is not null and a.origin = 'mcp'
+  // is read through (board_id, id). Grouped, so a busy agent's hundreds of changes are a few rows.
+  const agentWork = await sql<AgentWorkRow>`
+    select a.task_id, a.actor_kind, a.actor_id, a.actor_name, a.type, max(a.created_at) as last_at,
+      max(case when a.type = ${TURNS_CAPTURED} then a.data end) as turns
+    from all_activities a
+    where a.board_id = ${boardId} ${taskIds ? sql`and a.task_id in (${sql.join(taskIds)})` : sql``} and a.task_id is not null
+      and (a.actor_kind = 'agent' or a.origin = 'mcp' or a.type = ${TURNS_CAPTURED})
       and a.id > coalesce((select w.id from all_activities w where w.created_at < ${query.agentSince}
         order by w.id desc limit 1), 0)
-      and a.created_at >= ${query.agentSince}`.execute(db);
+      and a.created_at >= ${query.agentSince}
+    group by a.task_id, a.actor_kind, a.actor_id, a.actor_name, a.type`.execute(db);
 
   return {
     tasks: taskRows,
     todos: todos.rows,
     comments: comments.rows,
     assets: assets.rows,
-    agentTaskIds: agents.rows.map((row) => row.task_id),
+    agentWork: agentWork.rows,
     assignees: assignees.rows,
   };
 }

@@ -8,6 +8,7 @@ import type {
   CommittedActivity,
   RecordedActivity,
 } from './activity-types.js';
+import { UNDELIVERED_TYPES } from './activity-types.js';
 
 /** What services record changes with (`deps.activities`). */
 export interface ActivityRecorder {
@@ -44,6 +45,7 @@ export class DatabaseActivityRecorder implements ActivityRecorder {
     const createdAt = isoNow(this.clock);
     const attributed = attributedActor(actor);
     const taskId = input.taskId ?? null;
+    const delivered = !UNDELIVERED_TYPES.has(input.type);
     await writeActivity(
       tx,
       {
@@ -67,8 +69,8 @@ export class DatabaseActivityRecorder implements ActivityRecorder {
       origin: actor.origin,
       data: input.data,
       createdAt,
-      firesWebhooks: firesWebhooks(actor),
-      webhookActor: webhookActor(actor),
+      firesWebhooks: delivered && firesWebhooks(actor),
+      webhookActor: delivered ? webhookActor(actor) : null,
     };
     for (const consumer of this.recordedBy) await consumer.onRecorded?.(tx, activity);
     return activity;

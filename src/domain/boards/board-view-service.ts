@@ -30,7 +30,7 @@ export class BoardViewService {
       readBoardView(db, { boardId, includeArchived: options.archived === true, agentSince: since }),
     );
     if (!rows) throw notFound('Board');
-    const tasks = toCards(rows, since);
+    const tasks = toCards(rows);
     const laneCounts = new Map<string, number>();
     for (const card of tasks) {
       if (!card.archived) laneCounts.set(card.laneId, (laneCounts.get(card.laneId) ?? 0) + 1);

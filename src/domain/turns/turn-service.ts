@@ -63,7 +63,9 @@ function toTurn(row: StoredTurn): Turn {
 /**
  * Captured conversation turns. Capture clients push batches and read the watermarks to know where to
  * resume; duplicates are absorbed by the (task, source, sourceId) unique constraint, so retries and
- * clients racing each other are harmless. Turns fire no webhook events.
+ * clients racing each other are harmless. Turns fire no webhook events; a batch that added turns
+ * records one `turns.captured` activity (who pushed them, how many), which the board's live stream and
+ * its "at work" mark read.
  */
 export class TurnService {
   constructor(private readonly deps: ServiceDeps) {}
@@ -97,6 +99,15 @@ export class TurnService {
       const inserted = await insertTurnsIgnoringDuplicates(tx.db, rows);
       const latest = inserted.reduce<string | null>((max, at) => (max === null || at > max ? at : max), null);
       if (latest !== null) await bumpTaskLastTurnAt(tx.db, taskId, latest);
+      if (inserted.length > 0) {
+        // Not an event (turns fire none): the board's live stream and its "at work" mark read it.
+        await this.deps.activities.record(tx, actor, {
+          type: 'turns.captured',
+          boardId,
+          taskId,
+          data: { task_id: taskId, source: turns[0]?.source ?? null, count: inserted.length },
+        });
+      }
       return { inserted: inserted.length, watermarks: await this.watermarksOf(tx.db, taskId) };
     });
   }

@@ -25,6 +25,11 @@ export type Card = CardPlace &
     commentCount?: number;
     assetCount?: number;
     agentActive?: boolean;
+    /**
+     * The agents at work on it (changes in the last 10 minutes), newest first; each mark ends at
+     * `until` (ISO) unless a later change moves it.
+     */
+    atWork?: Array<{ name: string; until: string }>;
     /** Who the task is assigned to (the board view and its live cards carry them). */
     assignees?: Summary['assignees'];
   };

@@ -18,6 +18,7 @@ const EVENT_TYPES = [
   'task.moved',
   'task.assigned',
   'task.unassigned',
+  'turns.captured',
   'comment.created',
   'comment.deleted',
   'todo.created',

@@ -4,6 +4,7 @@ import { Bot, CheckSquare, GripVertical, MessageSquare, Paperclip } from 'lucide
 import { memo } from 'react';
 import { useParams } from 'react-router';
 import { type Card, PRIORITY_LABELS } from '../../api/boards';
+import { AtWorkMark } from './at-work';
 import { CardMenu } from './card-menu';
 import { CardTitleEditor } from './card-title-editor';
 import { tagTone } from './tag-tone';
@@ -34,7 +35,7 @@ const initials = (name: string) =>
 
 /**
  * One task on the board: its title and one line of meta (shortId, priority, tags, counts, assignees,
- * the agent mark). Its actions are in a menu that shows on hover and focus; the board's keys act on the
+ * the "at work" mark). Its actions are in a menu that shows on hover and focus; the board's keys act on the
  * focused card (board-keys.ts). Memoised (props are the card and stable callbacks), so a change to one
  * card re-renders that card only.
  */
@@ -138,14 +139,7 @@ export const TaskCard = memo(function TaskCard({
           </span>
         )}
         <span className="ml-auto flex shrink-0 items-center gap-1">
-          {card.agentActive && (
-            <span
-              className="inline-flex items-center gap-0.5 text-accent-700 dark:text-accent-400"
-              title="An agent worked on it in the last hour"
-            >
-              <Bot aria-hidden className="size-3.5" /> agent
-            </span>
-          )}
+          {card.atWork && card.atWork.length > 0 && <AtWorkMark atWork={card.atWork} />}
           {assignees.length > 0 && (
             <span className="flex -space-x-1" title={assignees.map((a) => a.name).join(', ')}>
               <span className="sr-only">Assigned to {assignees.map((a) => a.name).join(', ')}</span>

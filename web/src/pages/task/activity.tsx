@@ -18,6 +18,9 @@ const VERBS: Record<string, string> = {
   'asset.deleted': 'deleted a file',
   'reaction.created': 'reacted to a comment',
   'reaction.deleted': 'removed a reaction',
+  'task.assigned': 'assigned',
+  'task.unassigned': 'unassigned',
+  'turns.captured': 'captured conversation turns',
 };
 
 const ORIGINS = { ui: null, api: 'API', mcp: 'agent', cli: 'CLI' } as const;
@@ -29,6 +32,9 @@ function detail(activity: Activity): string | null {
   if (todo?.text) return `“${todo.text}”`;
   if (asset?.filename) return asset.filename;
   if (typeof data.content === 'string') return data.content;
+  const assignee = data.assignee as { name?: string } | undefined;
+  if (assignee?.name) return assignee.name;
+  if (typeof data.count === 'number') return `${data.count} ${data.count === 1 ? 'turn' : 'turns'}`;
   return null;
 }
 
