@@ -1,0 +1,240 @@
+// Capture hook cost: time from spawn to exit of `laneboard capture copilot` / `capture claude` as the
+// agent runs them, (1) with nothing new to send and (2) sending 20 new turns to a local Laneboard server
+// (the built server on SQLite, the task already resolved by an earlier run, as for every answer after
+// the first of a session). Median of BENCH_RUNS runs each, against `node -e 0` in the same run, with the
+// CPU time (user + sys, through GNU time) of each. Targets (issue 28): < 300 ms with nothing new and
+// < 600 ms for 20 turns, on an idle machine; the machine's load is printed with the results.
+//
+//   npm run build && node bench/capture-hook.mjs       # BENCH_RUNS=15 by default
+//
+// Exits 1 when a target is missed.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = path.join(ROOT, 'bin/laneboard.js');
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const TURNS = 20;
+const GNU_TIME = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-capture-hook-'));
+let server = null;
+
+/** This process's environment without Laneboard settings, plus `extra`. */
+function env(extra) {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([name]) => !/^(LANEBOARD_|DATABASE_URL$|PORT$|COPILOT_HOME$)/.test(name),
+    ),
+  );
+  return { ...clean, ...extra };
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** One run: elapsed ms from spawn to exit, and CPU ms (null without GNU time). */
+function timeRun(args, options) {
+  const [file, argv] = GNU_TIME
+    ? [GNU_TIME, ['-f', 'cpu %U %S', process.execPath, ...args]]
+    : [process.execPath, args];
+  const started = process.hrtime.bigint();
+  const result = spawnSync(file, argv, { cwd: ROOT, encoding: 'utf8', ...options });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (result.status !== 0)
+    throw new Error(`node ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+  const cpu = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(result.stderr);
+  return { ms, cpuMs: cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : null };
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** `count` Copilot session events (user and assistant messages, alternating) with ids unique to `tag`. */
+function copilotEvents(tag, count) {
+  let text = '';
+  for (let i = 0; i < count; i++) {
+    const type = i % 2 === 0 ? 'user.message' : 'assistant.message';
+    const data =
+      i % 2 === 0
+        ? { content: `Question ${tag}-${i}` }
+        : { messageId: `m-${tag}-${i}`, content: `Answer ${tag}-${i} `.repeat(20) };
+    const timestamp = new Date(Date.UTC(2026, 10, 27, 9, 0, 0) + Number(tag) * 1000 + i).toISOString();
+    text += `${JSON.stringify({ type, id: `ev-${tag}-${i}`, timestamp, parentId: null, data })}\n`;
+  }
+  return text;
+}
+
+async function api(base, key, method, url, body) {
+  const res = await fetch(`${base}/api/ext/v1${url}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  if (!res.ok) throw new Error(`${method} ${url}: HTTP ${res.status} ${await res.text()}`);
+  return (await res.json()).data;
+}
+
+try {
+  if (!fs.existsSync(path.join(ROOT, 'dist/main.js'))) throw new Error('dist/ is missing: run npm run build');
+  const serverEnv = env({
+    LANEBOARD_DATA_DIR: path.join(dir, 'data'),
+    LANEBOARD_SECRET_KEY: 'capture-bench-master-key-0123456789abcdef',
+    LANEBOARD_RATE_LIMIT_MAX: '1000000000',
+    LOG_LEVEL: 'warn',
+  });
+  execFileSync(process.execPath, [BIN, 'migrate'], { cwd: ROOT, env: serverEnv });
+  const { key } = JSON.parse(
+    execFileSync(
+      process.execPath,
+      [BIN, 'keys', 'create', '--name', 'capture-bench', '--all-boards', '--json'],
+      {
+        cwd: ROOT,
+        env: serverEnv,
+      },
+    ).toString(),
+  );
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  server = spawn(process.execPath, ['dist/main.js'], {
+    cwd: ROOT,
+    env: { ...serverEnv, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  for (let ready = false; !ready; ) {
+    if (server.exitCode !== null) throw new Error('the server exited');
+    ready = await fetch(`${base}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (!ready) await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const board = await api(base, key, 'POST', '/boards', { name: 'Capture bench' });
+  const lane = await api(base, key, 'POST', `/boards/${board.id}/lanes`, { name: 'Doing' });
+  const task = await api(base, key, 'POST', `/boards/${board.id}/tasks`, {
+    title: 'Captured',
+    laneId: lane.id,
+  });
+
+  const stateDir = path.join(dir, 'state');
+  const captureEnv = env({
+    LANEBOARD_URL: base,
+    LANEBOARD_API_KEY: key,
+    LANEBOARD_TASK: task.shortId,
+    LANEBOARD_CAPTURE_STATE_DIR: stateDir,
+  });
+  // Two Copilot sessions: one whose log is all sent (nothing new), one that grows by 20 turns per run.
+  const idleLog = path.join(dir, 'idle-events.jsonl');
+  const busyLog = path.join(dir, 'busy-events.jsonl');
+  fs.writeFileSync(idleLog, copilotEvents('0', TURNS));
+  fs.writeFileSync(busyLog, '');
+  const claudeLog = path.join(dir, 'claude.jsonl');
+  fs.copyFileSync(path.join(ROOT, 'test/capture/fixtures/claude-session.jsonl'), claudeLog);
+  const copilotHook = (log) =>
+    JSON.stringify({
+      timestamp: Date.now(),
+      cwd: dir,
+      sessionId: path.basename(log),
+      transcriptPath: log,
+      stopReason: 'end_turn',
+    });
+  const claudeHook = JSON.stringify({
+    session_id: 'bench',
+    transcript_path: claudeLog,
+    cwd: dir,
+    hook_event_name: 'Stop',
+  });
+  const capture = (agent, input) => timeRun([BIN, 'capture', agent], { env: captureEnv, input });
+  // Send what is there, and resolve the task once for each log (later runs use the state).
+  capture('copilot', copilotHook(idleLog));
+  capture('claude', claudeHook);
+  capture('copilot', copilotHook(busyLog));
+
+  let batch = 0;
+  const cases = [
+    { name: 'node -e 0 (baseline)', run: () => timeRun(['-e', '0'], { env: env({}) }) },
+    {
+      name: 'capture copilot, nothing new',
+      target: 300,
+      run: () => capture('copilot', copilotHook(idleLog)),
+    },
+    { name: 'capture claude, nothing new', target: 300, run: () => capture('claude', claudeHook) },
+    {
+      name: `capture copilot, ${TURNS} new turns`,
+      target: 600,
+      run: () => {
+        batch += 1;
+        fs.appendFileSync(busyLog, copilotEvents(String(batch), TURNS));
+        return capture('copilot', copilotHook(busyLog));
+      },
+    },
+  ];
+  for (const c of cases) c.run(); // warm-up: file system cache
+  const times = new Map(cases.map((c) => [c, []]));
+  for (let round = 0; round < RUNS; round++) for (const c of cases) times.get(c).push(c.run());
+
+  // Every run did what it was timed for: one log line each, and all the turns stored once.
+  const log = fs.readFileSync(path.join(stateDir, 'capture.log'), 'utf8').trim().split('\n');
+  const sent20 = log.filter((line) => line.includes(`${TURNS} turns sent, ${TURNS} new`)).length;
+  const nothing = log.filter((line) => line.includes(': nothing new;')).length;
+  if (sent20 < RUNS + 1 || nothing < 2 * (RUNS + 1) || log.some((line) => / error /.test(line)))
+    throw new Error(`unexpected capture log:\n${log.slice(-10).join('\n')}`);
+  const watermark = await api(base, key, 'GET', `/boards/${board.id}/tasks/${task.id}/turns?limit=1`);
+  if (!Array.isArray(watermark)) throw new Error('turns were not listed');
+
+  const baseline = median(times.get(cases[0]).map((t) => t.ms));
+  let missed = false;
+  console.log(
+    `node ${process.version}, ${os.cpus().length} CPUs, load ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}, ${RUNS} runs each`,
+  );
+  console.log(
+    'case'.padEnd(36),
+    'median ms'.padStart(10),
+    'min ms'.padStart(8),
+    'over node -e 0'.padStart(15),
+    'CPU ms'.padStart(8),
+    '  target',
+  );
+  for (const c of cases) {
+    const ms = times.get(c).map((t) => t.ms);
+    const cpu = times.get(c).map((t) => t.cpuMs);
+    const m = median(ms);
+    const verdict = c.target ? (m < c.target ? `< ${c.target} ok` : `>= ${c.target} MISSED`) : '';
+    if (c.target && m >= c.target) missed = true;
+    console.log(
+      c.name.padEnd(36),
+      m.toFixed(0).padStart(10),
+      Math.min(...ms)
+        .toFixed(0)
+        .padStart(8),
+      (c === cases[0] ? '' : `+${(m - baseline).toFixed(0)}`).padStart(15),
+      (cpu[0] === null ? '-' : median(cpu).toFixed(0)).padStart(8),
+      ` ${verdict}`,
+    );
+  }
+  process.exitCode = missed ? 1 : 0;
+} finally {
+  server?.kill('SIGTERM');
+  await new Promise((resolve) =>
+    server && server.exitCode === null ? server.once('exit', resolve) : resolve(),
+  );
+  fs.rmSync(dir, { recursive: true, force: true });
+}
