@@ -4,8 +4,8 @@
 // are noise). Two modes:
 // - inject (default, metrics-overhead-inject.mjs): one process, two apps on one runtime, requests one at
 //   a time through app.inject; CPU time per request is this process's. The steadiest view: nothing but
-//   the metrics differs, and no client competes for the cores. A scrape per round (every
-//   BENCH_REQUESTS requests), far more often than Prometheus would at any real request rate.
+//   the metrics differs, and no client competes for the cores. A scrape's CPU time is measured apart
+//   and given as a share of one core at Prometheus's default interval (15 s).
 // - http (BENCH_MODE=http, metrics-overhead-http.mjs): two built servers, autocannon over 32 connections
 //   for BENCH_SECONDS each, a scrape every BENCH_SCRAPE_MS (default 1 s, 15 times Prometheus's default).
 // Last, the request hook alone: nanoseconds per observation, without any server.
@@ -79,35 +79,42 @@ try {
     await bench.measure('on', i);
   }
   const results = Object.fromEntries(
-    bench.names.map((name) => [name, { off: [], on: [], cpuOff: [], cpuOn: [], errors: 0, scrapes: 0 }]),
+    bench.names.map((name) => [
+      name,
+      { off: [], on: [], cpuOff: [], cpuOn: [], pairs: [], errors: 0, scrapes: 0 },
+    ]),
   );
   for (let round = 0; round < rounds; round++) {
     for (const [i, name] of bench.names.entries()) {
       const entry = results[name];
       // Which side goes first is drawn per scenario and round: drift in the machine's load favours neither.
       const order = Math.random() < 0.5 ? ['off', 'on'] : ['on', 'off'];
+      const cpu = {};
       for (const side of order) {
         const m = await bench.measure(side, i);
         entry[side].push(m.rps);
         entry[side === 'on' ? 'cpuOn' : 'cpuOff'].push(m.cpuUs);
+        cpu[side] = m.cpuUs;
         entry.errors += m.errors;
         entry.scrapes += m.scrapes;
       }
+      // The two sides of one round ran seconds apart, under much the same load: their ratio drifts less.
+      entry.pairs.push(cpu.on / cpu.off);
     }
   }
   const database = databaseUrl ? 'PostgreSQL' : 'SQLite';
   const settings =
     mode === 'http'
       ? `${rounds} rounds × ${seconds}s, ${connections} connections, a scrape every ${scrapeMs} ms`
-      : `${rounds} rounds × ${requests} requests through inject, a scrape per round`;
+      : `${rounds} rounds × ${requests} requests through inject`;
   console.log(
     `\nMetrics overhead (${database}, ${mode}; ${settings}; node ${process.version}, ${os.cpus().length} cores)`,
   );
   console.log(`${new Date().toISOString()}; load average ${loadBefore} → ${loadAverage()}\n`);
   console.log(
-    '| scenario | off req/s | on req/s | throughput on/off | CPU µs/request off / on | CPU on/off | errors |',
+    '| scenario | off req/s | on req/s | throughput on/off | CPU µs/request off / on | CPU on/off | CPU on/off, median of rounds | errors |',
   );
-  console.log('|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|');
   const summary = {};
   for (const [name, e] of Object.entries(results)) {
     const ratio = median(e.on) / median(e.off);
@@ -118,11 +125,12 @@ try {
       ratio,
       cpuUs: { off: median(e.cpuOff), on: median(e.cpuOn) },
       cpuRatio,
+      pairedCpuRatio: median(e.pairs),
       scrapes: e.scrapes,
       errors: e.errors,
     };
     console.log(
-      `| ${name} | ${median(e.off).toFixed(0)} | ${median(e.on).toFixed(0)} | ${ratio.toFixed(3)} | ${median(e.cpuOff).toFixed(0)} / ${median(e.cpuOn).toFixed(0)} | ${cpuRatio.toFixed(3)} | ${e.errors} |`,
+      `| ${name} | ${median(e.off).toFixed(0)} | ${median(e.on).toFixed(0)} | ${ratio.toFixed(3)} | ${median(e.cpuOff).toFixed(0)} / ${median(e.cpuOn).toFixed(0)} | ${cpuRatio.toFixed(3)} | ${median(e.pairs).toFixed(3)} | ${e.errors} |`,
     );
   }
   const hookNs = await hookCostNs();
@@ -130,10 +138,21 @@ try {
   console.log(
     `\nThe request hook alone: ${hookNs.toFixed(0)} ns per request, ${(hookNs / 10 / cheapest).toFixed(2)} % of the cheapest scenario's CPU per request (metrics off)`,
   );
+  let scrapeMsCpu = null;
+  if (bench.scrapeCpuMs) {
+    scrapeMsCpu = await bench.scrapeCpuMs(31);
+    console.log(
+      `A scrape: ${scrapeMsCpu.toFixed(2)} ms of CPU; every 15 s that is ${(scrapeMsCpu / 150).toFixed(3)} % of one core`,
+    );
+  }
   fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
   fs.writeFileSync(
     path.join(root, `bench/results/metrics-overhead-${mode}-${databaseUrl ? 'pg' : 'sqlite'}.json`),
-    JSON.stringify({ database, mode, date: new Date().toISOString(), settings, hookNs, summary }, null, 2),
+    JSON.stringify(
+      { database, mode, date: new Date().toISOString(), settings, hookNs, scrapeMsCpu, summary },
+      null,
+      2,
+    ),
   );
 } finally {
   await bench.close();
