@@ -114,6 +114,8 @@ describe('laneboard backup and restore (embedded SQLite)', () => {
     expect(manifest.laneboardVersion).toMatch(/^\d+\.\d+\.\d+/);
     expect(Date.parse(manifest.createdAt)).not.toBeNaN();
     expect(Object.keys(manifest.files).sort()).toEqual(['laneboard.sqlite', 'secret.key']);
+    // One self-contained database file: no journal or log beside it.
+    expect(fs.readdirSync(backupDir).sort()).toEqual(['laneboard.sqlite', 'manifest.json', 'secret.key']);
     expect(fs.statSync(path.join(backupDir, 'secret.key')).mode & 0o777).toBe(0o600);
     expect(fs.statSync(backupDir).mode & 0o777).toBe(0o700);
     expect(fs.readFileSync(path.join(backupDir, 'secret.key'), 'utf8')).toBe(
