@@ -4,6 +4,7 @@ import type { Executor } from '../schema.js';
 import {
   andAll,
   type PageRow,
+  SEARCH_CANDIDATES,
   type SearchFilter,
   type SearchHit,
   type SearchTerm,
@@ -49,13 +50,22 @@ const SOURCE_JOINS = sql.raw(
 
 export async function searchPostgres(db: Executor, filter: SearchFilter): Promise<SearchHit[]> {
   const query = tsQuery(filter.terms);
+  // The candidates: the first SEARCH_CANDIDATES matches that pass the filters (in the order the scan
+  // finds them), ranked; a query matching fewer is ranked whole. ts_rank_cd reads each match's
+  // positions, so ranking every match of a common word would cost seconds at size.
   const { rows } = await sql<PageRow>`
     select d.ref_id as doc, d.kind, d.ref_id, d.task_id, d.board_id, t.short_id, t.title
-    from search_docs d
+    from (
+      select d.ref_id, ${RANK} as score
+      from search_docs d
+      join tasks t on t.id = d.task_id
+      cross join to_tsquery('simple', ${query}) query
+      where d.document @@ query ${andAll(searchConditions(filter))}
+      limit ${SEARCH_CANDIDATES}
+    ) c
+    join search_docs d on d.ref_id = c.ref_id
     join tasks t on t.id = d.task_id
-    cross join to_tsquery('simple', ${query}) query
-    where d.document @@ query ${andAll(searchConditions(filter))}
-    order by ${RANK} desc, d.ref_id
+    order by c.score desc, c.ref_id
     limit ${filter.limit} offset ${filter.offset}`.execute(db);
   if (rows.length === 0) return [];
   const { rows: texts } = await sql<TextRow>`
