@@ -121,6 +121,11 @@ const AssetSummary = Type.Object({
   contentType: Type.String(),
   size: Type.Integer(),
 });
+const Member = Type.Object({
+  id: Type.String({ description: '`usr_...` for a person, `agt_...` for an agent.' }),
+  type: StringEnum(['person', 'agent']),
+  name: Type.String(),
+});
 const Assignee = Type.Object(
   {
     id: Type.String({ description: '`usr_...` for a person, `agt_...` for an agent.' }),
@@ -199,6 +204,10 @@ export const EVENT_PAYLOADS = {
       comment_id: Type.String(),
       authorName: Type.String(),
       source: StringEnum(['api', 'agent']),
+      mentions: Type.Array(Member, {
+        description:
+          'The people and agents the comment mentions (`@name`; not inside code or an e-mail address).',
+      }),
     },
     'A comment was added.',
   ),

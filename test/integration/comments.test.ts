@@ -59,17 +59,29 @@ describeEachDialect('comments', (dialect) => {
       {
         type: 'comment.created',
         boardId: fx.boardId,
-        data: { task_id: task.id, comment_id: created.id, authorName: 'Ada', source: 'api' },
+        data: { task_id: task.id, comment_id: created.id, authorName: 'Ada', source: 'api', mentions: [] },
       },
       {
         type: 'comment.created',
         boardId: fx.boardId,
-        data: { task_id: task.id, comment_id: second.json().data.id, authorName: 'Bot', source: 'agent' },
+        data: {
+          task_id: task.id,
+          comment_id: second.json().data.id,
+          authorName: 'Bot',
+          source: 'agent',
+          mentions: [],
+        },
       },
       {
         type: 'comment.created',
         boardId: fx.boardId,
-        data: { task_id: task.id, comment_id: third.json().data.id, authorName: 'Ada', source: 'api' },
+        data: {
+          task_id: task.id,
+          comment_id: third.json().data.id,
+          authorName: 'Ada',
+          source: 'api',
+          mentions: [],
+        },
       },
     ]);
   });

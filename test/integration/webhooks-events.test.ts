@@ -87,6 +87,7 @@ describe.each(DIALECTS)('every event type end to end ($dialect)', ({ dialect, sk
             comment_id: comment.id,
             authorName: 'Robot',
             source: 'agent',
+            mentions: [],
           },
         ],
         'comment.deleted': [{ board_id: board.id, task_id: task.id, comment_id: comment.id }],

@@ -9,6 +9,7 @@ import type { CreateCommentBody } from '../../schemas/comments.js';
 import { requireBoardPermission } from '../access.js';
 import { type Actor, type AuthorSource, authorSource } from '../actor.js';
 import { notFound } from '../errors.js';
+import { mentionsIn } from '../mentions/mentions.js';
 import { type ReactionCount, reactionCountsByComment, reactorOf } from '../reactions/reaction-service.js';
 import type { ServiceDeps } from '../services.js';
 import { LIMITS, requiredText } from '../text-rules.js';
@@ -76,11 +77,12 @@ export class CommentService {
         created_at: isoNow(this.deps.clock),
       };
       await insertComment(tx.db, row);
+      const mentions = await mentionsIn(tx.db, body);
       await this.deps.activities.record(tx, actor, {
         type: 'comment.created',
         boardId,
         taskId,
-        data: { task_id: taskId, comment_id: row.id, authorName, source },
+        data: { task_id: taskId, comment_id: row.id, authorName, source, mentions },
       });
       return toComment(row);
     });
