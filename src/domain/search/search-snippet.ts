@@ -94,7 +94,7 @@ export function buildSnippet(texts: string[], terms: SearchTerm[]): string {
   }
   // Punctuation right after the last word (a full stop), then `…` when text follows.
   const tail = text.slice(at, at + 1);
-  if (/[^\s\p{L}\p{N}]/u.test(tail) && tail !== '[' && tail !== ']') out += tail;
+  if (/[^\s\p{L}\p{N}]/u.test(tail)) out += literal(tail);
   if (to < words.length) out += ' …';
   return toMarks(out.trim());
 }
