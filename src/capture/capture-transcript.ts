@@ -192,6 +192,11 @@ async function attempt(
     const last = batches.at(-1);
     if (last) await commit(last);
     outcome.offset = state.offset;
+    if (start === 0 && malformed > 0 && malformed === lines.length) {
+      // Not one line of the format from the file's start: the agent writes another kind of transcript.
+      const message = `not a ${format.source} transcript: ${malformed} malformed lines and nothing else; nothing sent.`;
+      return { outcome, message, failed: true, level: 'error' };
+    }
     const message = `${note}nothing new${malformedNote(malformed)}; offset ${state.offset}.`;
     return { outcome, message, failed: false, level: 'info' };
   }

@@ -161,6 +161,24 @@ describe.each(DIALECTS)('capture copilot against a server ($dialect)', ({ dialec
       expect(again.lines).toEqual([expect.stringMatching(/: nothing new, 1 malformed line skipped; offset/)]);
     });
 
+    it('says so when the file is no event log at all (another kind of transcript)', async () => {
+      const other = path.join(dir, 'transcript.json');
+      fs.writeFileSync(
+        other,
+        `${JSON.stringify({ version: 3, requests: [{ message: { text: 'hi' } }] }, null, 2)}\n`,
+      );
+      const log = memoryLog();
+      const outcome = await runCopilot(server, other, stateDir, { ...withTask(), log });
+      expect(outcome).toMatchObject({ sent: 0, malformed: 10 });
+      expect(log.lines).toEqual([
+        expect.stringMatching(
+          /^error .*: not a copilot transcript: 10 malformed lines and nothing else; nothing sent\.$/,
+        ),
+      ]);
+      const state = await new StateStore(stateDir, systemClock).read(other);
+      expect(state?.lastError?.message).toMatch(/not a copilot transcript/);
+    });
+
     it('writes one log line, and records the reason, when it cannot send', async () => {
       fs.writeFileSync(eventLog, fixture('copilot-events.jsonl'));
       const log = memoryLog();

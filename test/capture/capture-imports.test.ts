@@ -10,7 +10,6 @@ import { importStatementsOf } from '../support/layering.js';
 // records what a real run loads.
 
 const SERVER_ROOMS = /^src\/(db|http|domain|webhooks|live|metrics|auth)\/|^src\/[^/]+\.ts$/;
-const SERVER_PACKAGES = ['fastify', 'kysely', 'better-sqlite3', 'pg', 'ioredis', 'pino', '@node-rs/argon2'];
 const PACKAGE_IMPORT =
   /(?:^|[\s;])(?:import|export)\s(?!type\s)[^'"]*?from\s*['"]([^'".][^'"]*)['"]|import\(\s*['"]([^'".][^'"]*)['"]\s*\)/g;
 
