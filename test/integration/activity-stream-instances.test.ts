@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
@@ -81,6 +82,8 @@ describe.skipIf(TEST_DATABASE_URL === null)('activity stream across instances (p
     const latencyMs = Date.now() - answered;
     console.info(`[activity stream] UI change on A → stream on B: ${latencyMs} ms`);
     expect(latencyMs).toBeLessThan(BOUND_MS);
+    // The promise itself where the machine has room: fewer runnable processes than cores.
+    if (os.loadavg()[0] < os.cpus().length) expect(latencyMs).toBeLessThan(1000);
     expect(JSON.parse(sse.data)).toMatchObject({ origin: 'ui', actor: { type: 'person', id: ada.id } });
   });
 

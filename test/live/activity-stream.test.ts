@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { ActivityRetention } from '../../src/domain/activities/activity-retention.js';
 import type { Actor } from '../../src/domain/actor.js';
@@ -87,7 +88,10 @@ describeEachDialect('activity stream for integrations', (dialect) => {
     // Recorded for docs/api.md; bounded for a busy machine, the promise checked where it holds.
     console.info(`[activity stream] UI change → open stream: ${latencyMs} ms (${dialect})`);
     expect(latencyMs).toBeLessThan(BOUND_MS);
-    if (latencyMs >= PROMISED_MS) console.warn(`[activity stream] over ${PROMISED_MS} ms on this machine`);
+    // The promise itself where the machine has room: fewer runnable processes than cores.
+    if (os.loadavg()[0] < os.cpus().length) expect(latencyMs).toBeLessThan(PROMISED_MS);
+    else if (latencyMs >= PROMISED_MS)
+      console.warn(`[activity stream] over ${PROMISED_MS} ms on a loaded machine`);
   });
 
   it('names a key and the person it belongs to, as webhook payloads do', async () => {
