@@ -65,8 +65,8 @@ describeEachDialect('single sign-on routes', (dialect) => {
   );
 
   /** Starts an attempt: the sealed cookie's `name=value` and the state the provider was given. */
-  async function start(): Promise<{ cookie: string; state: string }> {
-    const answer = await t.withSso.inject({ method: 'GET', url: '/api/ui/oidc/start' });
+  async function start(query = ''): Promise<{ cookie: string; state: string }> {
+    const answer = await t.withSso.inject({ method: 'GET', url: `/api/ui/oidc/start${query}` });
     expect(answer.statusCode).toBe(302);
     const state = new URL(answer.headers.location as string).searchParams.get('state') as string;
     const setCookie = String(answer.headers['set-cookie']);
@@ -138,6 +138,17 @@ describeEachDialect('single sign-on routes', (dialect) => {
     });
     expect(me.json()).toMatchObject({ data: { email: 'new.member@example.com', role: 'member' } });
     expect(t.provider.completed.at(-1)).toBe(`?code=abc&state=${state}`);
+  });
+
+  it.each([
+    ['/boards/brd_1?lane=2', '/boards/brd_1?lane=2'],
+    ['//evil.example/x', '/'],
+    ['https://evil.example/', '/'],
+    ['/\\evil.example', '/'],
+  ])('lands on next=%s as %s after signing in (only paths of this site)', async (next, landing) => {
+    const { cookie, state } = await start(`?next=${encodeURIComponent(next)}`);
+    t.provider.next = identity(`next${Math.random().toString(36).slice(2)}@example.com`);
+    expect((await callback(`code=c&state=${state}`, cookie)).headers.location).toBe(landing);
   });
 
   it.each([

@@ -53,10 +53,15 @@ const FLOW_TTL_MS = 10 * 60_000;
 
 interface Flow extends PendingSignIn {
   invite: string | null;
+  /** The page to land on after signing in (a path of this site). */
+  next: string;
   expiresAt: number;
 }
 
-const StartQuery = Type.Object({ invite: Type.Optional(Type.String({ maxLength: 200 })) });
+const StartQuery = Type.Object({
+  invite: Type.Optional(Type.String({ maxLength: 200 })),
+  next: Type.Optional(Type.String({ maxLength: 2000 })),
+});
 
 /**
  * Single sign-on with OpenID Connect (authorization code flow with PKCE, state and nonce). The pending
@@ -80,7 +85,12 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<SingleSignOnRoutesOptions> = 
     { config: { public: true }, schema: { querystring: StartQuery } },
     async (request, reply) => {
       const { url, pending } = await relyingParty.begin();
-      const flow: Flow = { ...pending, invite: request.query.invite ?? null, expiresAt: Date.now() + FLOW_TTL_MS };
+      const flow: Flow = {
+        ...pending,
+        invite: request.query.invite ?? null,
+        next: localPath(request.query.next),
+        expiresAt: Date.now() + FLOW_TTL_MS,
+      };
       reply.setCookie(FLOW_COOKIE, secrets.encrypt(JSON.stringify(flow)), {
         ...flowCookieOptions(request),
         maxAge: FLOW_TTL_MS / 1000,
@@ -104,7 +114,7 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<SingleSignOnRoutesOptions> = 
       const signedIn = await sso.signIn(outcome.identity, flow.invite);
       setSessionCookie(request, reply, signedIn.sessionId, sessions.sessionTtlMs);
       request.log.info({ userId: signedIn.user.id }, 'signed in with single sign-on');
-      return reply.redirect('/', 302);
+      return reply.redirect(localPath(flow.next), 302);
     } catch (error) {
       if (error instanceof SsoRefusal) return refuse(request, reply, error.reason, error.message);
       throw error;
@@ -131,6 +141,11 @@ function openFlow(sealed: string | undefined, secrets: SecretBox): Flow | null {
     // Altered, from another key, or not ours at all: the same as no attempt.
     return null;
   }
+}
+
+/** Only a path of this site: `next` comes from the address bar and must not send anyone elsewhere. */
+function localPath(next: string | undefined): string {
+  return next?.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/';
 }
 
 function sameText(a: string, b: string): boolean {

@@ -30,8 +30,12 @@ export function useSignInOptions() {
 }
 
 /** Where "Sign in with SSO" goes: a full page load, since the identity provider's page comes next. */
-export function ssoStartUrl(invite?: string): string {
-  return `${UI_API}/oidc/start${invite ? `?invite=${encodeURIComponent(invite)}` : ''}`;
+export function ssoStartUrl(options: { invite?: string; next?: string } = {}): string {
+  const query = new URLSearchParams();
+  if (options.invite) query.set('invite', options.invite);
+  if (options.next && options.next !== '/') query.set('next', options.next);
+  const search = query.toString();
+  return `${UI_API}/oidc/start${search ? `?${search}` : ''}`;
 }
 
 /** The signed-in person, or null when signed out (only `unauthenticated` means signed out). */

@@ -35,7 +35,7 @@ export default function InvitePage() {
     >
       {options.data?.sso && (
         <a
-          href={ssoStartUrl(token)}
+          href={ssoStartUrl({ invite: token })}
           className="mb-4 inline-flex min-h-9 w-full items-center justify-center rounded-md bg-accent-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-accent-700"
         >
           Join with SSO

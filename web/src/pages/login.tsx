@@ -86,7 +86,7 @@ export default function LoginPage() {
       )}
       {sso && !ownerSignIn && (
         <a
-          href={ssoStartUrl()}
+          href={ssoStartUrl({ next })}
           className="inline-flex min-h-9 w-full items-center justify-center gap-1.5 rounded-md bg-accent-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-accent-700"
         >
           <KeyRound aria-hidden className="size-4" />
