@@ -41,7 +41,7 @@ export interface SearchHit {
  * How many matches are ranked at most: a query matching more texts ranks the newest this many (ranking
  * reads every ranked match's positions, which would make a common word cost seconds at size).
  */
-export const SEARCH_CANDIDATES = 2000;
+export const SEARCH_CANDIDATES = 1000;
 
 /** The filters both dialects apply to `search_docs d` joined with `tasks t`. */
 export function searchConditions(filter: SearchFilter): RawBuilder<unknown>[] {
