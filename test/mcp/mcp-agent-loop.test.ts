@@ -167,6 +167,46 @@ describe.each(DIALECTS)('MCP: what an agent reads and hears ($dialect)', ({ dial
       expect(empty.isError).toBe(true);
       expect(empty.text).toContain('Pass `updates`, `orderedIds` or both.');
     });
+
+    it('wait_for_activity hears a web UI change and, with mine, only what concerns the agent', async () => {
+      const fx = await setUp(transport, `Wait ${transport}`);
+      const start = await session(fx).call('wait_for_activity', { board: fx.boardId, waitSeconds: 0 });
+      expect(start.isError, start.text).toBe(false);
+      const cursor = start.structured.cursor as string;
+      expect(cursor).not.toBe('');
+      const person = { kind: 'user', origin: 'ui', userId: 'usr_x', name: 'Grace', role: 'owner' } as const;
+      const other = await t.services.tasks.createTask(person, fx.boardId, {
+        title: 'Not yours',
+        laneId: fx.lanes.Todo as string,
+      });
+      const heard = await session(fx).call('wait_for_activity', {
+        board: fx.boardId,
+        after: cursor,
+        waitSeconds: 20,
+      });
+      expect(heard.isError, heard.text).toBe(false);
+      const events = heard.structured.events as Array<{ type: string; data: { task_id?: string } }>;
+      expect(events.map((e) => [e.type, e.data.task_id])).toEqual([['task.created', other.id]]);
+      expect(heard.text).toContain('task.created');
+
+      // mine: the other task's change is skipped; the assignment of the agent (made in the UI) is heard.
+      const next = heard.structured.cursor as string;
+      await t.services.tasks.updateTask(person, fx.boardId, other.id, { title: 'Still not yours' });
+      await t.services.tasks.assignees.assign(person, fx.boardId, fx.task.id, fx.agent.id);
+      const mine = await session(fx).call('wait_for_activity', { after: next, mine: true, waitSeconds: 20 });
+      expect(mine.isError, mine.text).toBe(false);
+      const mineEvents = mine.structured.events as Array<{ type: string; data: { task_id?: string } }>;
+      expect(mineEvents.map((e) => [e.type, e.data.task_id])).toEqual([['task.assigned', fx.task.id]]);
+
+      const quiet = await session(fx).call('wait_for_activity', {
+        after: mine.structured.cursor as string,
+        waitSeconds: 1,
+      });
+      expect(quiet.structured.events).toEqual([]);
+      expect(quiet.text).toContain('Nothing new.');
+      const bad = await session(fx).call('wait_for_activity', { after: 'not-a-cursor', waitSeconds: 0 });
+      expect(bad.isError).toBe(true);
+    });
   });
 
   function session(fx: { session: McpSession }): McpSession {
