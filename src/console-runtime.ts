@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { DatabaseActivityRecorder } from './domain/activities/activity-recorder.js';
 import type { ActivityConsumer } from './domain/activities/activity-types.js';
+import { NotificationWriter } from './domain/notifications/notification-writer.js';
 import { loggableError } from './lib/loggable-error.js';
 import type { SecretBox } from './lib/secret-box.js';
 import type { Clock } from './lib/time.js';
@@ -47,6 +48,8 @@ export async function createConsoleRuntime(
   const changes = lateChangeFeed(database, log);
   const activities = new DatabaseActivityRecorder(clock, [
     new WebhookFanOut(() => {}, new BoardWebhooks(database)),
+    // Notifications are written; open inboxes see them when they next re-read.
+    new NotificationWriter(),
     changes,
   ]);
   const services = createDomainServices(

@@ -8,6 +8,7 @@ import { hasActiveWebhooks } from './db/repositories/webhooks.js';
 import { DatabaseActivityRecorder } from './domain/activities/activity-recorder.js';
 import { ActivityRetention } from './domain/activities/activity-retention.js';
 import type { ActivityConsumer } from './domain/activities/activity-types.js';
+import { NotificationWriter } from './domain/notifications/notification-writer.js';
 import { loggableError } from './lib/loggable-error.js';
 import { resolveMasterKey } from './lib/master-key.js';
 import type { HostResolver } from './lib/net/url-guard.js';
@@ -143,9 +144,10 @@ export function serviceOptions(config: Config, options: ConsoleRuntimeOptions): 
  */
 export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const { log, clock, database, ownsDatabase, secrets, masterKey } = await openFoundation(config, options);
-  const [{ ChangeFeed }, { WebhookHistoryRetention }] = await Promise.all([
+  const [{ ChangeFeed }, { WebhookHistoryRetention }, { NotificationFeed }] = await Promise.all([
     import('./live/change-feed.js'),
     import('./webhooks/webhook-history-retention.js'),
+    import('./live/notification-feed.js'),
   ]);
 
   const dispatcherSettings = {
@@ -191,10 +193,13 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         });
   const wakeDispatcher = () => dispatcher.wake();
   const changeFeed = new ChangeFeed(database, log);
-  // The activity's consumers: webhook fan-out inside each mutation's transaction, the change feed
-  // (live boards) after its commit, then the tests' recorders.
+  const inboxFeed = new NotificationFeed(database, log);
+  const inboxChanged = (personIds: readonly string[]) => inboxFeed.publish(personIds);
+  // The activity's consumers: webhook fan-out and notifications inside each mutation's transaction,
+  // the change feed (live boards) after its commit, then the tests' recorders.
   const activities = new DatabaseActivityRecorder(clock, [
     new WebhookFanOut(wakeDispatcher, new BoardWebhooks(database)),
+    new NotificationWriter(inboxChanged),
     changeFeed,
     ...(options.activityConsumers ?? []),
   ]);
@@ -203,6 +208,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     {
       ...serviceOptions(config, options),
       changeFeed,
+      inboxFeed,
+      notifications: { onInboxChanged: inboxChanged },
       webhooks: {
         allowHttp: config.webhooks.allowHttp,
         allowPrivate: config.webhooks.allowPrivate,
@@ -252,6 +259,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       await webhookRetention.stop();
       await activityRetention.stop();
       await changeFeed.stop();
+      await inboxFeed.stop();
       metrics?.close();
       redis?.disconnect();
       if (ownsDatabase) await database.close();

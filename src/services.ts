@@ -7,6 +7,10 @@ import { BoardViewService } from './domain/boards/board-view-service.js';
 import { CommentService } from './domain/comments/comment-service.js';
 import { IdempotencyService } from './domain/idempotency/idempotency-service.js';
 import { LaneService } from './domain/lanes/lane-service.js';
+import {
+  NotificationService,
+  type NotificationServiceOptions,
+} from './domain/notifications/notification-service.js';
 import { KeyConsole } from './domain/people/key-console.js';
 import { PeopleService } from './domain/people/people-service.js';
 import { type PeopleOptions, SessionService } from './domain/people/session-service.js';
@@ -21,6 +25,7 @@ import { TurnService } from './domain/turns/turn-service.js';
 import { WebhookService, type WebhookServiceOptions } from './domain/webhooks/webhook-service.js';
 import type { ActivityStreamOptions, ActivityStreamService, CommitSource } from './live/activity-stream.js';
 import type { BoardEventsOptions, BoardEventsService, ChangeSource } from './live/board-events.js';
+import type { InboxFeed } from './live/notification-feed.js';
 
 export interface ServiceOptions {
   /** Webhook URL policy and the dispatcher wake-up; secure defaults (https only, public addresses). */
@@ -30,12 +35,16 @@ export interface ServiceOptions {
   /** The change feed the live board streams follow (the runtime's); without it streams hear nothing. */
   changeFeed?: ChangeSource & CommitSource;
   liveEvents?: BoardEventsOptions;
+  /** Each person's open tabs hear that their inbox changed (the runtime's); without it, nothing. */
+  inboxFeed?: InboxFeed;
   /** The activity stream of integrations (`GET /api/ext/v1/events`): its timings. */
   activityStream?: ActivityStreamOptions;
   /** The asset size limit (LANEBOARD_ASSET_MAX_BYTES); 10 MiB by default. */
   assets?: AssetServiceOptions;
   /** Single sign-on: the email domains whose people join as members at their first sign-in. */
   sso?: SsoOptions;
+  /** The inbox: who hears that a person's notifications changed (the runtime's notification feed). */
+  notifications?: NotificationServiceOptions;
 }
 
 /** For processes without a change feed (none today: the runtime always passes its own). */
@@ -68,6 +77,7 @@ export function createDomainServices(deps: ServiceDeps, options: ServiceOptions 
     assets: new AssetService(deps, options.assets),
     reactions: new ReactionService(deps),
     search: new SearchService(deps),
+    notifications: new NotificationService(deps, options.notifications),
     idempotency: new IdempotencyService(deps),
     boardView: new BoardViewService(deps),
     webhooks,
@@ -85,6 +95,7 @@ export type DomainServices = ReturnType<typeof createDomainServices>;
 export interface Services extends DomainServices {
   boardEvents: BoardEventsService;
   activityStream: ActivityStreamService;
+  inboxFeed: InboxFeed;
 }
 
 /**
@@ -101,5 +112,6 @@ export async function createServices(deps: ServiceDeps, options: ServiceOptions 
     ...createDomainServices(deps, options),
     boardEvents: new BoardEventsService(deps, feed, options.liveEvents),
     activityStream: new ActivityStreamService(deps, feed, options.activityStream),
+    inboxFeed: options.inboxFeed ?? { subscribe: () => () => {}, ready: async () => {} },
   };
 }

@@ -18,6 +18,7 @@ import { keyChangeStampMigration } from './migrations/014-key-change-stamp.js';
 import { agentsAssigneesMigration } from './migrations/015-agents-assignees.js';
 import { oidcIdentitiesMigration } from './migrations/016-oidc-identities.js';
 import { searchIndexMigration } from './migrations/017-search-index.js';
+import { notificationsMigration } from './migrations/018-notifications.js';
 import type { Dialect } from './schema.js';
 
 /** Every migration, by name; names sort in the order they apply. New migrations are added here. */
@@ -40,6 +41,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '015-agents-assignees': agentsAssigneesMigration(dialect),
     '016-oidc-identities': oidcIdentitiesMigration,
     '017-search-index': searchIndexMigration(dialect),
+    '018-notifications': notificationsMigration,
   };
 }
 

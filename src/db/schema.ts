@@ -218,6 +218,26 @@ export interface WebhookDeliveryAttemptsTable {
   error: string | null;
 }
 
+/** The web UI's inbox (migration 018): one row per person and event. */
+export interface NotificationsTable {
+  id: string;
+  person_id: string;
+  kind: 'assigned' | 'mentioned' | 'commented' | 'moved' | 'todos_done';
+  board_id: string;
+  task_id: string;
+  comment_id: string | null;
+  actor_kind: string;
+  actor_name: string;
+  created_at: string;
+  read_at: string | null;
+}
+
+export interface BoardMutesTable {
+  person_id: string;
+  board_id: string;
+  created_at: string;
+}
+
 export interface DB {
   api_keys: ApiKeysTable;
   api_key_grants: ApiKeyGrantsTable;
@@ -250,6 +270,8 @@ export interface DB {
   agents: AgentsTable;
   task_assignees: TaskAssigneesTable;
   oidc_identities: OidcIdentitiesTable;
+  notifications: NotificationsTable;
+  board_mutes: BoardMutesTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

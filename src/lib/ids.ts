@@ -42,7 +42,8 @@ export type IdKind =
   | 'rvl'
   | 'sif'
   | 'ast'
-  | 'agt';
+  | 'agt'
+  | 'ntf';
 
 // Sequence numbers per millisecond in the sortable part; ms * 1296 stays a safe integer until the year 2189.
 const PER_MS = 36 * 36;

@@ -3,8 +3,9 @@ import { boardEventsRoute } from '../live/board-events-route.js';
 import { boardViewRoutes } from '../live/board-view-routes.js';
 import { accountRoutes } from './account-routes.js';
 import { agentRoutes } from './agent-routes.js';
-import { oidcRoutes, type SingleSignOn } from './oidc-routes.js';
 import { uiBoardRoutes } from './board-routes.js';
+import { notificationRoutes } from './notification-routes.js';
+import { oidcRoutes, type SingleSignOn } from './oidc-routes.js';
 import { peopleRoutes } from './people-routes.js';
 import { uiSearchRoutes } from './search-routes.js';
 import { settingsRoutes } from './settings-routes.js';
@@ -40,6 +41,12 @@ export async function uiApi(
   await app.register(agentRoutes, { agents: services.agents, keyConsole: services.keyConsole });
   await app.register(uiBoardRoutes, { services });
   await app.register(uiSearchRoutes, { search: services.search });
+  await app.register(notificationRoutes, {
+    notifications: services.notifications,
+    inboxFeed: services.inboxFeed,
+    sessions: services.sessions,
+    ...live,
+  });
   await app.register(boardViewRoutes, {
     boards: services.boards,
     boardView: services.boardView,

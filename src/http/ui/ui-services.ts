@@ -5,6 +5,7 @@ import type { BoardService } from '../../domain/boards/board-service.js';
 import type { BoardViewService } from '../../domain/boards/board-view-service.js';
 import type { CommentService } from '../../domain/comments/comment-service.js';
 import type { LaneService } from '../../domain/lanes/lane-service.js';
+import type { NotificationService } from '../../domain/notifications/notification-service.js';
 import type { KeyConsole } from '../../domain/people/key-console.js';
 import type { PeopleService } from '../../domain/people/people-service.js';
 import type { SessionService } from '../../domain/people/session-service.js';
@@ -17,6 +18,7 @@ import type { TodoService } from '../../domain/todos/todo-service.js';
 import type { TurnService } from '../../domain/turns/turn-service.js';
 import type { WebhookService } from '../../domain/webhooks/webhook-service.js';
 import type { BoardEventsService } from '../../live/board-events.js';
+import type { InboxFeed } from '../../live/notification-feed.js';
 
 /** The domain services the web UI's API calls (http/ names them from domain/, not from the composition root). */
 export interface UiServices {
@@ -39,4 +41,6 @@ export interface UiServices {
   assets: AssetService;
   reactions: ReactionService;
   search: SearchService;
+  notifications: NotificationService;
+  inboxFeed: InboxFeed;
 }

@@ -1,0 +1,178 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { DomainError } from '../../domain/errors.js';
+import type { NotificationService } from '../../domain/notifications/notification-service.js';
+import type { SessionService } from '../../domain/people/session-service.js';
+import type { InboxFeed } from '../../live/notification-feed.js';
+import { BoardParams } from '../../schemas/common.js';
+import { actorOfUi } from './account-routes.js';
+import { personOf } from './ui-session.js';
+
+export interface NotificationRoutesOptions {
+  notifications: NotificationService;
+  inboxFeed: InboxFeed;
+  sessions: SessionService;
+  /** The live board streams' limits, which the inbox stream shares (tabs per session, heartbeat). */
+  maxStreamsPerSession?: number;
+  heartbeatMs?: number;
+}
+
+const NotificationParams = Type.Object({ notificationId: Type.String({ maxLength: 64 }) });
+
+/**
+ * The signed-in person's inbox (docs/ui-api.md, "Notifications"): the list, the unread count and its
+ * live stream, read marks, and muted boards.
+ */
+export const notificationRoutes: FastifyPluginAsyncTypebox<NotificationRoutesOptions> = async (
+  app,
+  options,
+) => {
+  const { notifications } = options;
+
+  app.get(
+    '/notifications',
+    {
+      schema: {
+        querystring: Type.Object(
+          {
+            before: Type.Optional(Type.String({ maxLength: 64 })),
+            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+            unread: Type.Optional(Type.Boolean()),
+          },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request) => notifications.list(actorOfUi(request), request.query),
+  );
+
+  app.get('/notifications/unread-count', async (request) => ({
+    data: { unread: await notifications.unreadCount(actorOfUi(request)) },
+  }));
+
+  app.post('/notifications/read-all', async (request) => ({
+    data: { marked: await notifications.markAllRead(actorOfUi(request)) },
+  }));
+
+  app.post(
+    '/notifications/:notificationId/read',
+    { schema: { params: NotificationParams } },
+    async (request, reply) => {
+      await notifications.markRead(actorOfUi(request), request.params.notificationId);
+      return reply.status(204).send();
+    },
+  );
+
+  app.get('/notifications/muted-boards', async (request) => ({
+    data: await notifications.mutedBoards(actorOfUi(request)),
+  }));
+
+  app.put('/boards/:boardId/mute', { schema: { params: BoardParams } }, async (request, reply) => {
+    await notifications.mute(actorOfUi(request), request.params.boardId);
+    return reply.status(204).send();
+  });
+
+  app.delete('/boards/:boardId/mute', { schema: { params: BoardParams } }, async (request, reply) => {
+    await notifications.unmute(actorOfUi(request), request.params.boardId);
+    return reply.status(204).send();
+  });
+
+  await app.register(inboxEventsRoute, options);
+};
+
+/**
+ * `GET /notifications/events`: the person's unread count as server-sent events (`event: unread`, data
+ * `{"unread": n}`), sent at once and again whenever their inbox changes on any instance. Ends on
+ * sign-out or expiry (checked with each heartbeat) and when the server shuts down.
+ */
+const inboxEventsRoute: FastifyPluginAsyncTypebox<NotificationRoutesOptions> = async (app, options) => {
+  const maxStreams = options.maxStreamsPerSession ?? 10;
+  const heartbeatMs = options.heartbeatMs ?? 15_000;
+  const perSession = new Map<string, number>();
+  const open = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const end of [...open]) end();
+  });
+
+  app.get('/notifications/events', async (request, reply) => {
+    const actor = actorOfUi(request);
+    const personId = personOf(request).id;
+    const sessionId = request.uiSessionId ?? '';
+    if ((perSession.get(sessionId) ?? 0) >= maxStreams) {
+      throw new DomainError(
+        'rate_limited',
+        `Too many live streams are open for this session (at most ${maxStreams}); close a tab.`,
+      );
+    }
+    const unread = await options.notifications.unreadCount(actor);
+    perSession.set(sessionId, (perSession.get(sessionId) ?? 0) + 1);
+
+    const raw = reply.raw;
+    let ended = false;
+    let reading = false;
+    let again = false;
+    const send = (count: number) => {
+      if (!ended) raw.write(`event: unread\ndata: ${JSON.stringify({ unread: count })}\n\n`);
+    };
+    // One count read at a time; changes heard meanwhile cause one more read.
+    const reread = () => {
+      if (ended) return;
+      if (reading) {
+        again = true;
+        return;
+      }
+      reading = true;
+      options.notifications.unreadCount(actor).then(
+        (count) => {
+          reading = false;
+          send(count);
+          if (again) {
+            again = false;
+            reread();
+          }
+        },
+        () => end(),
+      );
+    };
+    const unsubscribe = options.inboxFeed.subscribe(personId, reread);
+    const heartbeat = setInterval(() => {
+      if (ended) return;
+      raw.write(': heartbeat\n\n');
+      options.sessions.isSignedIn(sessionId).then(
+        (active) => {
+          if (active) return;
+          if (!ended) raw.write('event: signed-out\ndata: {}\n\n');
+          end();
+        },
+        () => end(),
+      );
+    }, heartbeatMs);
+    heartbeat.unref();
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      unsubscribe();
+      clearInterval(heartbeat);
+      open.delete(end);
+      const left = (perSession.get(sessionId) ?? 1) - 1;
+      if (left > 0) perSession.set(sessionId, left);
+      else perSession.delete(sessionId);
+      if (!raw.writableEnded) raw.end();
+    };
+
+    reply.hijack();
+    for (const [name, value] of Object.entries(reply.getHeaders())) {
+      if (value !== undefined) raw.setHeader(name, value);
+    }
+    raw.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    open.add(end);
+    raw.on('close', end);
+    raw.write('retry: 2000\n\n');
+    send(unread);
+  });
+};
