@@ -118,6 +118,45 @@ describeEachDialect('activity stream for integrations', (dialect) => {
     expect(page.body.cursor).toBe(page.body.data[0]?.cursor);
   });
 
+  it('carries the same type, timestamp, actor and data as the webhook delivery of the change', async () => {
+    const { boardId, laneId } = await newBoard();
+    const key = await keyOf('all', 'Hooked');
+    const hook = await t.app.inject({
+      method: 'POST',
+      url: '/api/ext/v1/webhooks',
+      headers: { authorization: `Bearer ${key.key}` },
+      payload: { url: 'http://127.0.0.1:9/hook', events: ['*'] },
+    });
+    expect(hook.statusCode).toBe(201);
+    const { cursor } = (await poll(t.app, key.key)).body;
+    const api = (method: 'POST' | 'PUT', url: string, payload?: object) =>
+      t.app.inject({
+        method,
+        url: `/api/ext/v1/boards/${boardId}${url}`,
+        headers: { authorization: `Bearer ${key.key}` },
+        ...(payload ? { payload } : {}),
+      });
+    const task = (await api('POST', '/tasks', { title: 'Hooked', laneId })).json().data;
+    await api('POST', `/tasks/${task.id}/comments`, { body: 'hi @Ada', authorName: 'Bot' });
+    await api('PUT', `/tasks/${task.id}/assignees/${ada.id}`);
+    const streamed = (await poll(t.app, key.key, { after: cursor, wait: 10 })).body.data;
+    const delivered = await t.db.database.kysely
+      .selectFrom('webhook_events')
+      .select('payload')
+      .where('board_id', '=', boardId)
+      .execute();
+    const payloads = delivered.map((row) => JSON.parse(row.payload) as Record<string, unknown>);
+    expect(streamed.map(({ type, timestamp, actor, data }) => ({ type, timestamp, actor, data }))).toEqual(
+      payloads
+        .map(({ type, timestamp, actor, data }) => ({ type, timestamp, actor, data }))
+        .sort(
+          (a, b) =>
+            streamed.findIndex((e) => e.type === a.type) - streamed.findIndex((e) => e.type === b.type),
+        ),
+    );
+    expect(streamed.map((e) => e.type)).toEqual(['task.created', 'comment.created', 'task.assigned']);
+  });
+
   it('starts at the present without a cursor, and a long poll answers when something arrives', async () => {
     const { boardId, laneId } = await newBoard();
     const key = await keyOf('all');
