@@ -266,11 +266,11 @@ console.log(`index ${mib(size.index)} beside data ${mib(size.data)} (tasks, comm
 
 await app.close();
 await runtime.close();
-if (schema) {
+if (schema && !process.env.BENCH_KEEP) {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   await client.query(`drop schema ${schema} cascade`);
   await client.end();
 }
-if (process.env.BENCH_KEEP) console.log(`kept ${dataDir}`);
+if (process.env.BENCH_KEEP) console.log(`kept ${schema ?? dataDir}`);
 else fs.rmSync(dataDir, { recursive: true, force: true });
