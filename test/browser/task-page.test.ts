@@ -172,7 +172,9 @@ describe('the task page in the browser', { timeout: 60_000 }, () => {
     await activity.getByText('“Step 20”').waitFor();
     // The newest page: 20 rows, the key's todos, marked as coming through the API.
     expect(await rows.count()).toBe(20);
-    await expect.poll(() => rows.first().textContent()).toMatch(/^agentadded a todo“Step 20”API/);
+    await expect
+      .poll(() => rows.first().textContent())
+      .toMatch(/^agent\(API key\)added a todo“Step 20”via API/);
     await activity.getByRole('button', { name: 'Show older activity' }).click();
     await activity.getByText('Ada Owner', { exact: true }).first().waitFor();
     await expect.poll(() => rows.count()).toBeGreaterThan(20);
@@ -187,7 +189,9 @@ describe('the task page in the browser', { timeout: 60_000 }, () => {
       await expect.poll(() => rows.count()).toBeGreaterThan(shown);
     }
     await activity.getByRole('button', { name: 'Show older activity' }).waitFor({ state: 'detached' });
-    await expect.poll(() => rows.last().textContent()).toMatch(/^Ada Ownercreated the task/);
+    await expect
+      .poll(() => rows.last().textContent())
+      .toMatch(/^Ada Owner\(person\)created the taskvia web UI/);
     await expectAccessible(page, 'task page with activity');
   });
 });

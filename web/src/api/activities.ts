@@ -9,6 +9,7 @@ import { taskKeys, taskPath } from './tasks';
 export interface Activity {
   id: number;
   type: string;
+  taskId: string | null;
   actor: { kind: 'user' | 'api_key' | 'agent' | 'system'; id: string | null; name: string };
   origin: 'ui' | 'api' | 'mcp' | 'cli';
   data: Record<string, unknown>;
@@ -30,6 +31,19 @@ export function useTaskActivities(boardId: string, taskId: string) {
     queryFn: ({ pageParam }) =>
       getEnvelope<ActivityPage>(
         `${taskPath(boardId, taskId)}/activities?limit=${PAGE_SIZE}${pageParam === null ? '' : `&before=${pageParam}`}`,
+      ),
+    getNextPageParam: (last) => last.nextBefore,
+  });
+}
+
+/** The board's activity (every task and the board itself), newest first, a page at a time. */
+export function useBoardActivities(boardId: string) {
+  return useInfiniteQuery({
+    queryKey: ['board-activities', boardId] as const,
+    initialPageParam: null as number | null,
+    queryFn: ({ pageParam }) =>
+      getEnvelope<ActivityPage>(
+        `/boards/${encodeURIComponent(boardId)}/activities?limit=${PAGE_SIZE}${pageParam === null ? '' : `&before=${pageParam}`}`,
       ),
     getNextPageParam: (last) => last.nextBefore,
   });
