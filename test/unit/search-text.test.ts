@@ -27,6 +27,11 @@ describe('search query parsing', () => {
     expect(terms.at(-1)).toEqual({ tokens: ['foo', 'bar'], excluded: false, prefix: true });
   });
 
+  it('takes a last word of one or two letters whole, not as a prefix', () => {
+    expect(parseSearchQuery('deploy ab').at(-1)?.prefix).toBe(false);
+    expect(parseSearchQuery('deploy abc').at(-1)?.prefix).toBe(true);
+  });
+
   it('refuses nothing to find, and over 200 characters', () => {
     for (const q of ['', '   ', '-only', '!!! ???', '"" -x'])
       expect(() => parseSearchQuery(q), q).toThrow(/`q`/);

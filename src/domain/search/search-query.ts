@@ -2,6 +2,8 @@ import type { SearchTerm } from '../../db/repositories/search.js';
 import { invalid } from '../errors.js';
 
 export const MAX_QUERY_LENGTH = 200;
+/** The last word is also a prefix from this many letters on. */
+export const MIN_PREFIX_LENGTH = 3;
 
 /** A word as both full-text indexes split text: letters, digits and combining marks. */
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
@@ -29,8 +31,10 @@ export function parseSearchQuery(q: string): SearchTerm[] {
     lastIsPlainWord = !excluded && phrase === undefined;
   }
   const last = terms.at(-1);
-  // "Prefixes of the last word": while typing, the word at the end is usually unfinished.
-  if (last && lastIsPlainWord) last.prefix = true;
+  // "Prefixes of the last word": while typing, the word at the end is usually unfinished. Not for one
+  // or two letters: `a*` matches most of the vocabulary and costs as much as reading the whole index.
+  const lastWord = last?.tokens.at(-1) ?? '';
+  if (last && lastIsPlainWord && [...lastWord].length >= MIN_PREFIX_LENGTH) last.prefix = true;
   if (!terms.some((t) => !t.excluded)) {
     throw invalid('q', 'needs at least one word to find (letters or digits) that is not excluded.');
   }
