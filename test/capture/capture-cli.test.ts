@@ -95,6 +95,34 @@ describe('laneboard capture claude (the CLI process)', () => {
     expect(await storedTurns(server, task.taskId)).toHaveLength(5);
   });
 
+  it('Stop with last_assistant_message: the answer arrives with that run, and only once', async () => {
+    const lines = fixture('claude-session.jsonl').split('\n').filter(Boolean);
+    fs.writeFileSync(transcript, `${lines.slice(0, 11).join('\n')}\n`);
+    const answer = JSON.parse(lines[11] as string).message.content[0].text as string;
+    const env = {
+      LANEBOARD_URL: server.url,
+      LANEBOARD_API_KEY: server.key,
+      LANEBOARD_TASK: task.shortId,
+      LANEBOARD_CAPTURE_STATE_DIR: stateDir,
+    };
+    const stop = JSON.stringify({ ...JSON.parse(hookJson()), last_assistant_message: answer });
+    expect(await claudeCli([], stop, env)).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect((await storedTurns(server, task.taskId)).map((t) => t.content)).toContain(answer);
+
+    fs.appendFileSync(transcript, `${lines.slice(11).join('\n')}\n`);
+    const end = JSON.stringify({ ...JSON.parse(hookJson()), hook_event_name: 'SessionEnd' });
+    expect(await claudeCli([], end, env)).toMatchObject({ code: 0, stderr: '' });
+    const turns = await storedTurns(server, task.taskId);
+    expect(turns).toHaveLength(5);
+    expect(turns.filter((t) => t.content === answer)).toHaveLength(1);
+    expect(log().trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /claude Stop session s-1: .*5 turns sent \(the final answer from the hook input\), 5 new/,
+      ),
+      expect.stringMatching(/claude SessionEnd session s-1: nothing new; offset \d+\.$/),
+    ]);
+  });
+
   it('gives up on stdin that never closes and still exits 0 within the budget', async () => {
     const run = await claudeCli([], null, {
       LANEBOARD_CAPTURE_STATE_DIR: stateDir,
