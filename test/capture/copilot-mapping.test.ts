@@ -106,6 +106,23 @@ describe('Copilot hook input', () => {
     });
   });
 
+  it('reads VS Code’s own common input: sessionId, hookEventName, transcript_path', () => {
+    const text = JSON.stringify({
+      timestamp: '2026-02-09T10:30:00.000Z',
+      cwd: '/w',
+      sessionId: 'vs-1',
+      hookEventName: 'Stop',
+      transcript_path: '/w/t.jsonl',
+      stop_hook_active: false,
+    });
+    expect(parseCopilotHookInput(text, env)).toEqual({
+      transcriptPath: '/w/t.jsonl',
+      sessionId: 'vs-1',
+      cwd: '/w',
+      hookEventName: 'Stop',
+    });
+  });
+
   it('refuses input with neither log nor a usable session id', () => {
     expect(parseCopilotHookInput('not json', env)).toBeNull();
     expect(parseCopilotHookInput('{"cwd":"/x"}', env)).toBeNull();
