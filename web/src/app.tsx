@@ -13,6 +13,7 @@ const HomePage = lazy(() => import('./pages/home'));
 const ProfilePage = lazy(() => import('./pages/profile'));
 const BoardPage = lazy(() => import('./pages/board/index'));
 const TaskPage = lazy(() => import('./pages/task/index'));
+const BoardHistoryPage = lazy(() => import('./pages/history/board-history'));
 const SettingsLayout = lazy(() => import('./pages/settings/layout'));
 const KeysPage = lazy(() => import('./pages/settings/keys'));
 const WebhooksPage = lazy(() => import('./pages/settings/webhooks'));
@@ -62,6 +63,7 @@ export function App() {
             <Route path="profile" element={<ProfilePage />} />
             <Route path="boards/:boardId" element={<BoardPage />} />
             <Route path="boards/:boardId/tasks/:taskId" element={<TaskPage />} />
+            <Route path="boards/:boardId/history" element={<BoardHistoryPage />} />
             <Route path="settings" element={<SettingsLayout />}>
               <Route index element={<Navigate to="keys" replace />} />
               <Route path="keys" element={<KeysPage />} />

@@ -160,6 +160,12 @@ function BoardPage() {
             />
             Show archived
           </label>
+          <Link
+            to={`/boards/${boardId}/history`}
+            className="rounded-md px-2 py-1.5 text-sm text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800"
+          >
+            History
+          </Link>
           <Button onClick={() => setDialog({ kind: 'rename-board' })}>Rename</Button>
           <Button variant="danger-ghost" onClick={() => setDialog({ kind: 'delete-board' })}>
             Delete board
