@@ -20,6 +20,7 @@ const WebhooksPage = lazy(() => import('./pages/settings/webhooks'));
 const WebhookDetailPage = lazy(() => import('./pages/settings/webhook-detail'));
 const PeoplePage = lazy(() => import('./pages/settings/people'));
 const AgentsPage = lazy(() => import('./pages/settings/agents'));
+const InboxPage = lazy(() => import('./pages/inbox'));
 const NotFoundPage = lazy(() => import('./pages/not-found'));
 
 /** Pages for a signed-in person; otherwise setup (nobody exists yet) or sign-in, coming back here after. */
@@ -61,6 +62,7 @@ export function App() {
           <Route element={<RequireSession />}>
             <Route index element={<HomePage />} />
             <Route path="profile" element={<ProfilePage />} />
+            <Route path="inbox" element={<InboxPage />} />
             <Route path="boards/:boardId" element={<BoardPage />} />
             <Route path="boards/:boardId/tasks/:taskId" element={<TaskPage />} />
             <Route path="boards/:boardId/history" element={<BoardHistoryPage />} />

@@ -1,10 +1,12 @@
-import { ChevronDown, LayoutGrid, LogOut, Settings, User as UserIcon } from 'lucide-react';
+import { Bell, ChevronDown, LayoutGrid, LogOut, Settings, User as UserIcon } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { Suspense } from 'react';
 import { NavLink, Outlet, useMatch, useNavigate } from 'react-router';
 import { toast } from 'sonner';
+import { useUnreadCount } from '../api/notifications';
 import { useSession, useSignOut } from '../api/session';
 import { ROLE_LABELS } from '../lib/format';
+import { useInboxEvents } from '../live/use-inbox-events';
 import { errorMessage, Loading } from './ui';
 
 const NAV_LINK =
@@ -50,6 +52,30 @@ function UserMenu() {
   );
 }
 
+/** The inbox link with the unread count, kept current by the inbox stream. */
+function InboxLink() {
+  useInboxEvents();
+  const unread = useUnreadCount().data ?? 0;
+  return (
+    <NavLink to="/inbox" className={NAV_LINK}>
+      <Bell aria-hidden className="size-4" />
+      <span className="sr-only sm:not-sr-only">Inbox</span>
+      {unread > 0 && (
+        <>
+          {' '}
+          <span
+            data-testid="unread-badge"
+            className="min-w-5 rounded-full bg-accent-600 px-1.5 text-center text-xs leading-5 font-semibold text-white"
+          >
+            {unread > 99 ? '99+' : unread}
+          </span>
+          <span className="sr-only"> unread</span>
+        </>
+      )}
+    </NavLink>
+  );
+}
+
 /** The frame of every signed-in page: a skip link, the header and its navigation, the page. */
 export function AppShell() {
   // A board uses the window's whole width (its lanes); other pages read best in a column.
@@ -76,6 +102,7 @@ export function AppShell() {
               <Settings aria-hidden className="size-4" /> Settings
             </NavLink>
           </nav>
+          <InboxLink />
           <UserMenu />
         </div>
       </header>

@@ -17,6 +17,7 @@ import { useSession } from '../../api/session';
 import { useMoveTask } from '../../api/tasks';
 import { AssignDialog } from '../../components/assign-dialog';
 import { ConfirmDialog } from '../../components/dialog';
+import { MuteBoardButton } from '../../components/mute-board-button';
 import { Button, ErrorState, errorMessage, FormError, fieldError, Loading } from '../../components/ui';
 import { useBoardEvents } from '../../live/use-board-events';
 import { BoardDnd, type Drop } from './board-dnd';
@@ -166,6 +167,7 @@ function BoardPage() {
           >
             History
           </Link>
+          <MuteBoardButton boardId={boardId} />
           <Button onClick={() => setDialog({ kind: 'rename-board' })}>Rename</Button>
           <Button variant="danger-ghost" onClick={() => setDialog({ kind: 'delete-board' })}>
             Delete board

@@ -1,5 +1,6 @@
 import type { FormEvent } from 'react';
 import { useAddComment, useComments } from '../../api/comments';
+import { MentionTextarea } from '../../components/mention-textarea';
 import { Badge, Button, ErrorState, FormError, Loading, Time } from '../../components/ui';
 import { MarkdownText } from './markdown';
 import { Reactions } from './reactions';
@@ -47,12 +48,12 @@ export function Comments({ boardId, taskId }: { boardId: string; taskId: string 
         <label htmlFor="new-comment" className="block text-sm font-medium">
           Add a comment
         </label>
-        <textarea
+        <MentionTextarea
           id="new-comment"
           name="body"
           required
           rows={3}
-          placeholder="Markdown is welcome"
+          placeholder="Markdown is welcome; @ mentions a person or agent"
           className="block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
         />
         <FormError error={add.error} />

@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { PRIORITY_LABELS, useBoardDetail } from '../../api/boards';
 import { type TaskChanges, type TaskDetail, useTask, useUpdateTask } from '../../api/tasks';
+import { MentionTextarea } from '../../components/mention-textarea';
 import {
   Button,
   ErrorState,
@@ -77,7 +78,7 @@ function EditTask({
         <label htmlFor="task-description" className="block text-sm font-medium">
           Description (Markdown)
         </label>
-        <textarea
+        <MentionTextarea
           id="task-description"
           name="description"
           rows={8}
