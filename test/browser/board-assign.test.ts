@@ -1,7 +1,16 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
-import { type BoardWorld, createdId, expectAccessible, openBoardWorld, uiApi } from './support.js';
+import {
+  type BoardWorld,
+  createdId,
+  expectAccessible,
+  newContext,
+  openBoardWorld,
+  screenshot,
+  signIn,
+  uiApi,
+} from './support.js';
 
 /** Assigning people and agents on the board and the task page (issues 26 and 27). */
 describe('assigning on the board', { timeout: 90_000 }, () => {
@@ -70,6 +79,7 @@ describe('assigning on the board', { timeout: 90_000 }, () => {
     const options = dialog.getByRole('option');
     await expect.poll(() => options.allInnerTexts()).toEqual([expect.stringMatching(/Claude/)]);
     await expectAccessible(page, 'assign picker');
+    await screenshot(page, 'board-assign-picker');
     await search.press('Enter');
     await dialog.getByRole('option', { name: /Claude/, selected: true }).waitFor();
     await dialog.getByRole('button', { name: 'Done' }).click();
@@ -147,9 +157,13 @@ describe('assigning on the board', { timeout: 90_000 }, () => {
   });
 
   it('a turn the agent pushes marks the card “Claude at work”, live; the mark lapses after 10 minutes', async () => {
-    // A page of its own whose clock the test moves (the server's clock is real).
-    const watcher = await page.context().newPage();
+    // A browser context of its own (a clock is the context's), whose clock the test moves; the
+    // server's clock is real.
+    const context = await newContext(world.browser, world.server.baseUrl);
     try {
+      const watcher = await context.newPage();
+      await signIn(watcher, 'ada@example.com');
+      await watcher.waitForURL((url) => url.pathname === '/');
       await watcher.clock.install();
       await watcher.goto(`/boards/${boardId}`);
       const watched = watcher.locator('li[aria-label="Write the docs"]');
@@ -176,7 +190,7 @@ describe('assigning on the board', { timeout: 90_000 }, () => {
       await watcher.clock.fastForward('01:30');
       await mark.waitFor({ state: 'detached' });
     } finally {
-      await watcher.close();
+      await context.close();
     }
   });
 
@@ -200,5 +214,70 @@ describe('assigning on the board', { timeout: 90_000 }, () => {
     expect(await ada.getAttribute('aria-selected')).toBe('false');
     await page.keyboard.press('Escape');
     expect(await assigneesOf('Crowded')).not.toContain('Ada Owner');
+  });
+
+  it('screenshots: a board with assignees and an agent at work (light, dark, phone)', async () => {
+    const launch = createdId(await uiApi(page, 'POST', '/boards', { name: 'Launch' }));
+    const lanes: Record<string, string> = {};
+    for (const name of ['Todo', 'Doing', 'Review']) {
+      lanes[name] = createdId(await uiApi(page, 'POST', `/boards/${launch}/lanes`, { name }));
+    }
+    const me = ((await uiApi(page, 'GET', '/session')).body as { data: { id: string } }).data.id;
+    const cards: Array<[string, string, Record<string, unknown>, string[]]> = [
+      ['Todo', 'Pricing page copy', { tags: ['web'], priority: 2 }, [me]],
+      ['Todo', 'Rate limit the export endpoint', { tags: ['api'], priority: 3 }, [agentId]],
+      ['Todo', 'Billing e-mails in Spanish', { tags: ['i18n'] }, []],
+      ['Doing', 'Fix the flaky sign-in test', { tags: ['ci', 'auth'], priority: 4 }, [agentId, me]],
+      ['Doing', 'Onboarding checklist', { tags: ['web'], priority: 1 }, [me]],
+      ['Review', 'Webhook retries documented', { tags: ['docs'] }, [agentId]],
+    ];
+    const ids: Record<string, string> = {};
+    for (const [lane, title, extra, members] of cards) {
+      const id = createdId(
+        await uiApi(page, 'POST', `/boards/${launch}/tasks`, { title, laneId: lanes[lane], ...extra }),
+      );
+      ids[title] = id;
+      for (const member of members) {
+        await uiApi(page, 'PUT', `/boards/${launch}/tasks/${id}/assignees/${member}`, {});
+      }
+    }
+    const flaky = ids['Fix the flaky sign-in test'];
+    const turn = { source: 'claude', role: 'assistant', capturedAt: new Date().toISOString() };
+    const pushed = await asAgent('POST', `/boards/${launch}/tasks/${flaky}/turns`, {
+      turns: [{ ...turn, sourceId: 'shot-1', content: 'The test waits for a fixed 1 s; using the event.' }],
+    });
+    expect(pushed.status).toBe(201);
+    const commented = await asAgent(
+      'POST',
+      `/boards/${launch}/tasks/${ids['Webhook retries documented']}/comments`,
+      { body: 'Ready for review.', authorName: 'Claude' },
+    );
+    expect(commented.status).toBe(201);
+
+    await page.goto(`/boards/${launch}`);
+    await expect.poll(() => page.locator('[data-at-work]').count()).toBe(2);
+    await expectAccessible(page, 'board with assignees and an agent at work');
+    await screenshot(page, 'board-assignees');
+    for (const options of [{ dark: true }, { phone: true }]) {
+      const context = await newContext(world.browser, world.server.baseUrl, options);
+      try {
+        const other = await context.newPage();
+        await signIn(other, 'ada@example.com');
+        await other.waitForURL((url) => url.pathname === '/');
+        await other.goto(`/boards/${launch}`);
+        // On a phone one lane fills the screen: the lane tabs bring the agent's lane into view.
+        if (options.phone) {
+          await other
+            .getByRole('navigation', { name: 'Lanes' })
+            .getByRole('button', { name: 'Doing' })
+            .click();
+        }
+        await other.locator('[data-at-work]').first().waitFor();
+        await expectAccessible(other, `board with assignees (${JSON.stringify(options)})`);
+        await screenshot(other, options.dark ? 'board-assignees-dark' : 'board-assignees-phone');
+      } finally {
+        await context.close();
+      }
+    }
   });
 });

@@ -26,20 +26,23 @@ export function AtWorkMark({ atWork }: { atWork: AtWork }) {
   const [first, ...others] = current.map((agent) => agent.name);
   if (first === undefined) return null;
   const names = [first, ...others].join(', ');
+  // A line of its own under the card's meta line, so a long name or many tags never hide it.
   return (
-    <span
-      data-at-work
-      title={`${names}: worked on it in the last 10 minutes`}
-      className="inline-flex min-w-0 items-center gap-1 rounded-full bg-accent-50 px-1.5 font-medium text-accent-700 dark:bg-zinc-800 dark:text-accent-400"
-    >
+    <div className="mt-1 flex min-w-0 text-xs">
       <span
-        aria-hidden
-        className="size-1.5 shrink-0 animate-pulse rounded-full bg-accent-600 dark:bg-accent-400"
-      />
-      <span className="max-w-32 truncate">{first}</span>
-      {others.length > 0 && <span>+{others.length}</span>}
-      <span> at work</span>
-      <span className="sr-only">{others.length > 0 ? ` (${names})` : ''}</span>
-    </span>
+        data-at-work
+        title={`${names}: worked on it in the last 10 minutes`}
+        className="inline-flex min-w-0 items-center gap-1 rounded-full bg-accent-50 px-1.5 py-px font-medium text-accent-700 dark:bg-zinc-800 dark:text-accent-400"
+      >
+        <span
+          aria-hidden
+          className="size-1.5 shrink-0 animate-pulse rounded-full bg-accent-600 dark:bg-accent-400"
+        />
+        <span className="truncate">{first}</span>
+        {others.length > 0 && <span className="shrink-0">+{others.length}</span>}
+        <span className="shrink-0"> at work</span>
+        <span className="sr-only">{others.length > 0 ? ` (${names})` : ''}</span>
+      </span>
+    </div>
   );
 }

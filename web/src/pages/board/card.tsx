@@ -139,7 +139,6 @@ export const TaskCard = memo(function TaskCard({
           </span>
         )}
         <span className="ml-auto flex shrink-0 items-center gap-1">
-          {card.atWork && card.atWork.length > 0 && <AtWorkMark atWork={card.atWork} />}
           {assignees.length > 0 && (
             <span className="flex -space-x-1" title={assignees.map((a) => a.name).join(', ')}>
               <span className="sr-only">Assigned to {assignees.map((a) => a.name).join(', ')}</span>
@@ -162,6 +161,7 @@ export const TaskCard = memo(function TaskCard({
           )}
         </span>
       </div>
+      {card.atWork && card.atWork.length > 0 && <AtWorkMark atWork={card.atWork} />}
     </li>
   );
 });
