@@ -223,7 +223,17 @@ export const EVENT_PAYLOADS = {
   ),
   'todo.updated': payload(
     'todo.updated',
-    { ...taskIds, todo_id: Type.String(), todo: Todo },
+    {
+      ...taskIds,
+      todo_id: Type.String(),
+      todo: Todo,
+      reordered: Type.Optional(
+        Type.Literal(true, {
+          description:
+            'Present when the change is the todo’s order, by a reorder (one event per todo moved).',
+        }),
+      ),
+    },
     'A todo changed (text, done, iteration, or its order by a reorder).',
   ),
   'todo.deleted': payload('todo.deleted', { ...taskIds, todo_id: Type.String() }, 'A todo was deleted.'),

@@ -24,11 +24,16 @@ export interface ActivityQuery {
   after?: number;
   /** 1..200, default 50. */
   limit?: number;
+  /** For people reading a history: a reorder's todo changes as one `todos.reordered` entry. */
+  grouped?: boolean;
 }
+
+/** A history entry: an activity, or several todo changes of one reorder shown as one. */
+export type HistoryEntry = Omit<Activity, 'type'> & { type: Activity['type'] | 'todos.reordered' };
 
 export interface ActivityList {
   /** Newest first. */
-  data: Activity[];
+  data: HistoryEntry[];
   /** Pass as `before` for the next (older) page; null when this page is the last. */
   nextBefore: number | null;
 }
@@ -42,7 +47,8 @@ export class ActivityService {
     const db = this.deps.database.kysely;
     if (!(await boardExists(db, boardId))) throw notFound('Board');
     const page = toPage(query);
-    return toList(await listBoardActivities(db, boardId, { ...page, limit: page.limit + 1 }), page.limit);
+    const rows = await listBoardActivities(db, boardId, { ...page, limit: page.limit + 1 });
+    return toList(rows, page.limit, query.grouped === true);
   }
 
   async listForTask(
@@ -57,7 +63,7 @@ export class ActivityService {
     if (!(await taskExists(db, boardId, taskId))) throw notFound('Task');
     const page = toPage(query);
     const rows = await listTaskActivities(db, boardId, taskId, { ...page, limit: page.limit + 1 });
-    return toList(rows, page.limit);
+    return toList(rows, page.limit, query.grouped === true);
   }
 }
 
@@ -81,10 +87,39 @@ function toPage(query: ActivityQuery): ActivityPage {
   };
 }
 
-function toList(rows: ActivityRow[], limit: number): ActivityList {
+function toList(rows: ActivityRow[], limit: number, grouped: boolean): ActivityList {
   const page = rows.slice(0, limit).map(toActivity);
   const last = page[page.length - 1];
-  return { data: page, nextBefore: rows.length > limit && last ? last.id : null };
+  const nextBefore = rows.length > limit && last ? last.id : null;
+  return { data: grouped ? groupReorders(page) : page, nextBefore };
+}
+
+/**
+ * One reorder is one entry of a history, however many todos it moved (each is its own event). The
+ * todos one reorder moved share its time as their `updatedAt`.
+ */
+function groupReorders(page: Activity[]): HistoryEntry[] {
+  const out: HistoryEntry[] = [];
+  let group: { entry: HistoryEntry; key: string } | null = null;
+  for (const activity of page) {
+    const todo = activity.data.todo as { updatedAt?: unknown } | undefined;
+    if (activity.type !== 'todo.updated' || activity.data.reordered !== true) {
+      out.push(activity);
+      group = null;
+      continue;
+    }
+    const key = JSON.stringify([activity.taskId, activity.actor, todo?.updatedAt]);
+    if (group?.key === key) {
+      group.entry.data.count = (group.entry.data.count as number) + 1;
+      continue;
+    }
+    group = {
+      key,
+      entry: { ...activity, type: 'todos.reordered', data: { task_id: activity.data.task_id, count: 1 } },
+    };
+    out.push(group.entry);
+  }
+  return out;
 }
 
 /** Deletes activities older than the retention, batch by batch; returns how many. */

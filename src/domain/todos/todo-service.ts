@@ -163,7 +163,7 @@ export class TodoService {
         }
         const updated = { ...row, sort_order: order, updated_at: now };
         await updateTodo(tx.db, id, { sort_order: order, updated_at: now });
-        await this.recordTodo(tx, actor, 'todo.updated', boardId, toTodo(updated), taskId);
+        await this.recordTodo(tx, actor, 'todo.updated', boardId, toTodo(updated), taskId, true);
         reordered.push(updated);
       }
       reordered.sort((a, b) => a.iteration - b.iteration || a.sort_order - b.sort_order);
@@ -183,12 +183,14 @@ export class TodoService {
     boardId: string,
     todo: Todo,
     taskId: string,
+    reordered = false,
   ): Promise<void> {
     await this.deps.activities.record(tx, actor, {
       type,
       boardId,
       taskId,
-      data: { task_id: taskId, todo_id: todo.id, todo },
+      // `reordered`: the change is its order, by a reorder (a history shows the reorder once).
+      data: { task_id: taskId, todo_id: todo.id, todo, ...(reordered ? { reordered: true } : {}) },
     });
   }
 }

@@ -56,18 +56,20 @@ export const boardViewRoutes: FastifyPluginAsyncTypebox<BoardViewRouteDeps> = as
   app.get(
     '/boards/:boardId/activities',
     { schema: { params: BoardParams, querystring: ActivityPageQuery } },
-    async (request) => deps.activities.listForBoard(actorOf(request), request.params.boardId, request.query),
+    async (request) =>
+      deps.activities.listForBoard(actorOf(request), request.params.boardId, {
+        ...request.query,
+        grouped: true,
+      }),
   );
 
   app.get(
     '/boards/:boardId/tasks/:taskId/activities',
     { schema: { params: TaskParams, querystring: ActivityPageQuery } },
     async (request) =>
-      deps.activities.listForTask(
-        actorOf(request),
-        request.params.boardId,
-        request.params.taskId,
-        request.query,
-      ),
+      deps.activities.listForTask(actorOf(request), request.params.boardId, request.params.taskId, {
+        ...request.query,
+        grouped: true,
+      }),
   );
 };

@@ -15,6 +15,7 @@ const VERBS: Record<string, string> = {
   'todo.created': 'added a todo',
   'todo.updated': 'changed a todo',
   'todo.deleted': 'deleted a todo',
+  'todos.reordered': 'reordered the todos',
   'asset.created': 'attached a file',
   'asset.deleted': 'deleted a file',
   'reaction.created': 'reacted to a comment',
@@ -49,7 +50,12 @@ function detail(activity: Activity): string | null {
   if (typeof data.content === 'string') return data.content;
   const assignee = data.assignee as { name?: string } | undefined;
   if (assignee?.name) return assignee.name;
-  if (typeof data.count === 'number') return `${data.count} ${data.count === 1 ? 'turn' : 'turns'}`;
+  if (typeof data.count === 'number') {
+    const plural = data.count === 1 ? '' : 's';
+    return activity.type === 'todos.reordered'
+      ? `${data.count} todo${plural} moved`
+      : `${data.count} turn${plural}`;
+  }
   if (typeof data.name === 'string') return `“${data.name}”`;
   return null;
 }
