@@ -99,8 +99,9 @@ export async function captureTranscript(
   const store = new StateStore(options.stateDir, clock);
   const release = await store.lock(input.transcriptPath, deadline);
   if (!release) {
+    // Not recorded in the state: that run holds it, and records its own result.
     log.info(`${where}: another run holds the transcript; it, or the next run, sends the new lines.`);
-    return stoppedEarly('locked', '').outcome;
+    return { sent: 0, inserted: 0, offset: null, stopped: 'locked', malformed: 0 };
   }
   try {
     const saved = await store.read(input.transcriptPath);
