@@ -75,7 +75,11 @@ export async function injectSides({ databaseUrl, requests }) {
   };
   const apps = {
     off: await buildApp({ ...common, metrics: null }),
-    on: await buildApp({ ...common, metrics: { token: TOKEN, metrics: runtime.metrics } }),
+    // BENCH_AA=1: both sides without metrics, to see the noise floor and any bias of the second app.
+    on: await buildApp({
+      ...common,
+      metrics: process.env.BENCH_AA ? null : { token: TOKEN, metrics: runtime.metrics },
+    }),
   };
   const { key } = await runtime.services.apiKeys.createKey(CLI_OPERATOR, {
     name: 'bench',

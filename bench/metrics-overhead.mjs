@@ -13,6 +13,7 @@
 //   npm run build && node bench/metrics-overhead.mjs                       SQLite, inject
 //   BENCH_DATABASE_URL=postgres://... node bench/metrics-overhead.mjs      PostgreSQL (throwaway schemas)
 //   BENCH_ROUNDS=31 BENCH_REQUESTS=300                                     defaults (inject)
+//   BENCH_AA=1                                                             inject with metrics off on both sides
 //   BENCH_MODE=http BENCH_ROUNDS=9 BENCH_SECONDS=3 BENCH_CONNECTIONS=32    defaults (http)
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -108,7 +109,7 @@ try {
   const settings =
     mode === 'http'
       ? `${rounds} rounds × ${seconds}s, ${connections} connections, a scrape every ${scrapeMs} ms`
-      : `${rounds} rounds × ${requests} requests through inject`;
+      : `${rounds} rounds × ${requests} requests through inject${process.env.BENCH_AA ? ', A/A: metrics off on both sides' : ''}`;
   console.log(
     `\nMetrics overhead (${database}, ${mode}; ${settings}; node ${process.version}, ${os.cpus().length} cores)`,
   );
@@ -141,7 +142,7 @@ try {
     `\nThe request hook alone: ${hookNs.toFixed(0)} ns per request, ${(hookNs / 10 / cheapest).toFixed(2)} % of the cheapest scenario's CPU per request (metrics off)`,
   );
   let scrapeMsCpu = null;
-  if (bench.scrapeCpuMs) {
+  if (bench.scrapeCpuMs && !process.env.BENCH_AA) {
     scrapeMsCpu = await bench.scrapeCpuMs(31);
     console.log(
       `A scrape: ${scrapeMsCpu.toFixed(2)} ms of CPU; every 15 s that is ${(scrapeMsCpu / 150).toFixed(3)} % of one core`,
