@@ -42,7 +42,9 @@ const random = () => {
   t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
   return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
 };
-const SYLLABLES = 'ka to ri ne mo su la vi den bar qu ex lo pra mi zo tek nu sal fi gor wen ish ul pa'.split(' ');
+const SYLLABLES = 'ka to ri ne mo su la vi den bar qu ex lo pra mi zo tek nu sal fi gor wen ish ul pa'.split(
+  ' ',
+);
 const vocabulary = [];
 const used = new Set();
 while (vocabulary.length < 5000) {
@@ -56,7 +58,10 @@ while (vocabulary.length < 5000) {
 }
 const cumulative = [];
 let total = 0;
-for (let rank = 0; rank < vocabulary.length; rank++) cumulative.push((total += 1 / (rank + 1)));
+for (let rank = 0; rank < vocabulary.length; rank++) {
+  total += 1 / (rank + 1);
+  cumulative.push(total);
+}
 function zipfWord() {
   const x = random() * total;
   let lo = 0;
@@ -113,7 +118,15 @@ async function seedTable(name, count, makeRow, write) {
 }
 
 const boardOf = (taskIndex) => `brd_${taskIndex % counts.boards}`;
-const taskRow = (i) => [`task_${i}`, boardOf(i), `lane_${i % counts.boards}`, `s${i}`, words(3, 8), words(15, 50), i];
+const taskRow = (i) => [
+  `task_${i}`,
+  boardOf(i),
+  `lane_${i % counts.boards}`,
+  `s${i}`,
+  words(3, 8),
+  words(15, 50),
+  i,
+];
 const commentRow = (i) => {
   const task = i % counts.tasks;
   return [`cmt_${i}`, `task_${task}`, boardOf(task), words(8, 40)];
@@ -128,20 +141,45 @@ if (databaseUrl) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   const unnest = (sql) => (rows) =>
-    client.query(sql, rows[0].map((_, column) => rows.map((row) => row[column])));
+    client.query(
+      sql,
+      rows[0].map((_, column) => rows.map((row) => row[column])),
+    );
   for (let b = 0; b < counts.boards; b++) {
-    await client.query('insert into boards (id, name, created_at, updated_at) values ($1, $2, $3, $3)', [`brd_${b}`, `Board ${b}`, NOW]);
-    await client.query('insert into lanes (id, board_id, name, position, created_at, updated_at) values ($1, $2, $3, 0, $4, $4)', [`lane_${b}`, `brd_${b}`, 'Todo', NOW]);
+    await client.query('insert into boards (id, name, created_at, updated_at) values ($1, $2, $3, $3)', [
+      `brd_${b}`,
+      `Board ${b}`,
+      NOW,
+    ]);
+    await client.query(
+      'insert into lanes (id, board_id, name, position, created_at, updated_at) values ($1, $2, $3, 0, $4, $4)',
+      [`lane_${b}`, `brd_${b}`, 'Todo', NOW],
+    );
   }
-  await seedTable('tasks', counts.tasks, taskRow, unnest(`insert into tasks
+  await seedTable(
+    'tasks',
+    counts.tasks,
+    taskRow,
+    unnest(`insert into tasks
     (id, board_id, lane_id, short_id, title, description, rank, created_at, updated_at)
-    select *, '${NOW}', '${NOW}' from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::float8[])`));
-  await seedTable('comments', counts.comments, commentRow, unnest(`insert into comments
+    select *, '${NOW}', '${NOW}' from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::float8[])`),
+  );
+  await seedTable(
+    'comments',
+    counts.comments,
+    commentRow,
+    unnest(`insert into comments
     (id, task_id, board_id, body, author_name, author_source, created_at)
-    select *, 'Bench', 'api', '${NOW}' from unnest($1::text[], $2::text[], $3::text[], $4::text[])`));
-  await seedTable('turns', counts.turns, turnRow, unnest(`insert into turns
+    select *, 'Bench', 'api', '${NOW}' from unnest($1::text[], $2::text[], $3::text[], $4::text[])`),
+  );
+  await seedTable(
+    'turns',
+    counts.turns,
+    turnRow,
+    unnest(`insert into turns
     (id, task_id, board_id, source_id, content, source, role, captured_at, created_at)
-    select *, 'claude', 'assistant', '${NOW}', '${NOW}' from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])`));
+    select *, 'claude', 'assistant', '${NOW}', '${NOW}' from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])`),
+  );
   await client.query('vacuum analyze');
   await client.end();
 } else {
@@ -156,18 +194,40 @@ if (databaseUrl) {
     return async (rows) => run(rows);
   };
   for (let b = 0; b < counts.boards; b++) {
-    db.prepare('insert into boards (id, name, created_at, updated_at) values (?, ?, ?, ?)').run(`brd_${b}`, `Board ${b}`, NOW, NOW);
-    db.prepare(`insert into lanes (id, board_id, name, position, created_at, updated_at) values (?, ?, 'Todo', 0, ?, ?)`).run(`lane_${b}`, `brd_${b}`, NOW, NOW);
+    db.prepare('insert into boards (id, name, created_at, updated_at) values (?, ?, ?, ?)').run(
+      `brd_${b}`,
+      `Board ${b}`,
+      NOW,
+      NOW,
+    );
+    db.prepare(
+      `insert into lanes (id, board_id, name, position, created_at, updated_at) values (?, ?, 'Todo', 0, ?, ?)`,
+    ).run(`lane_${b}`, `brd_${b}`, NOW, NOW);
   }
-  await seedTable('tasks', counts.tasks, taskRow, insertMany(`insert into tasks
+  await seedTable(
+    'tasks',
+    counts.tasks,
+    taskRow,
+    insertMany(`insert into tasks
     (id, board_id, lane_id, short_id, title, description, rank, created_at, updated_at)
-    values (?, ?, ?, ?, ?, ?, ?, '${NOW}', '${NOW}')`));
-  await seedTable('comments', counts.comments, commentRow, insertMany(`insert into comments
+    values (?, ?, ?, ?, ?, ?, ?, '${NOW}', '${NOW}')`),
+  );
+  await seedTable(
+    'comments',
+    counts.comments,
+    commentRow,
+    insertMany(`insert into comments
     (id, task_id, board_id, body, author_name, author_source, created_at)
-    values (?, ?, ?, ?, 'Bench', 'api', '${NOW}')`));
-  await seedTable('turns', counts.turns, turnRow, insertMany(`insert into turns
+    values (?, ?, ?, ?, 'Bench', 'api', '${NOW}')`),
+  );
+  await seedTable(
+    'turns',
+    counts.turns,
+    turnRow,
+    insertMany(`insert into turns
     (id, task_id, board_id, source_id, content, source, role, captured_at, created_at)
-    values (?, ?, ?, ?, ?, 'claude', 'assistant', '${NOW}', '${NOW}')`));
+    values (?, ?, ?, ?, ?, 'claude', 'assistant', '${NOW}', '${NOW}')`),
+  );
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.exec('analyze');
   db.close();
@@ -181,7 +241,11 @@ const app = await buildApp({
   rateLimit: { max: 1_000_000_000, windowMs: 60_000 },
 });
 await app.ready();
-const key = await runtime.services.apiKeys.createKey(CLI_OPERATOR, { name: 'bench', allBoards: true, grants: [] });
+const key = await runtime.services.apiKeys.createKey(CLI_OPERATOR, {
+  name: 'bench',
+  allBoards: true,
+  grants: [],
+});
 
 const queryWord = () => vocabulary[50 + Math.floor(random() * (vocabulary.length - 50))];
 const commonWord = () => vocabulary[Math.floor(random() * 10)];
@@ -253,16 +317,24 @@ async function sizes() {
   let data = 0;
   for (const { name, bytes } of rows) {
     if (name.startsWith('search_') || name.startsWith('sqlite_autoindex_search_docs')) index += bytes;
-    else if (/^(tasks|comments|turns|sqlite_autoindex_(tasks|comments|turns))/.test(name) || /^(tasks|comments|turns)_/.test(name)) data += bytes;
+    else if (
+      /^(tasks|comments|turns|sqlite_autoindex_(tasks|comments|turns))/.test(name) ||
+      /^(tasks|comments|turns)_/.test(name)
+    )
+      data += bytes;
   }
   return { index, data };
 }
 const size = await sizes();
 const mib = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 
-console.log(`\n${databaseUrl ? 'PostgreSQL' : 'SQLite'}, scale ${scale}: ${counts.tasks} tasks, ${counts.comments} comments, ${counts.turns} turns; ${queries} queries each (ms)`);
+console.log(
+  `\n${databaseUrl ? 'PostgreSQL' : 'SQLite'}, scale ${scale}: ${counts.tasks} tasks, ${counts.comments} comments, ${counts.turns} turns; ${queries} queries each (ms)`,
+);
 console.table(results);
-console.log(`index ${mib(size.index)} beside data ${mib(size.data)} (tasks, comments, turns with their indexes)`);
+console.log(
+  `index ${mib(size.index)} beside data ${mib(size.data)} (tasks, comments, turns with their indexes)`,
+);
 
 await app.close();
 await runtime.close();
