@@ -112,7 +112,9 @@ export class NotificationWriter implements ActivityConsumer {
         return [{ kind: 'moved', personIds: await personAssigneesOfTask(db, taskId), commentId: null }];
       case 'todo.updated': {
         const todo = data.todo as { done?: boolean } | undefined;
-        if (todo?.done !== true || (await openTodoCount(db, taskId)) > 0) return [];
+        // A reorder records todo.updated too (marked `reordered` where the service says so): no news.
+        if (todo?.done !== true || data.reordered === true) return [];
+        if ((await openTodoCount(db, taskId)) > 0) return [];
         const assignees = await personAssigneesOfTask(db, taskId);
         // An edit of an already finished list would say it again: once while the last one is unread.
         const told = await alreadyNotified(db, taskId, 'todos_done', assignees, {
