@@ -30,8 +30,7 @@ function NotificationRow({ notification }: { notification: Notification }) {
   const { task, board } = notification;
   const open = () => {
     if (!notification.read) markRead.mutate(notification.id);
-    const hash = notification.commentId ? `#${notification.commentId}` : '';
-    navigate(`/boards/${board.id}/tasks/${task.id}${hash}`);
+    navigate(`/boards/${board.id}/tasks/${task.id}`);
   };
   return (
     <li
