@@ -21,6 +21,7 @@ const WebhookDetailPage = lazy(() => import('./pages/settings/webhook-detail'));
 const PeoplePage = lazy(() => import('./pages/settings/people'));
 const AgentsPage = lazy(() => import('./pages/settings/agents'));
 const InboxPage = lazy(() => import('./pages/inbox'));
+const SearchPage = lazy(() => import('./pages/search/index'));
 const NotFoundPage = lazy(() => import('./pages/not-found'));
 
 /** Pages for a signed-in person; otherwise setup (nobody exists yet) or sign-in, coming back here after. */
@@ -62,6 +63,7 @@ export function App() {
           <Route element={<RequireSession />}>
             <Route index element={<HomePage />} />
             <Route path="profile" element={<ProfilePage />} />
+            <Route path="search" element={<SearchPage />} />
             <Route path="inbox" element={<InboxPage />} />
             <Route path="boards/:boardId" element={<BoardPage />} />
             <Route path="boards/:boardId/tasks/:taskId" element={<TaskPage />} />

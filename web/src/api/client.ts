@@ -16,9 +16,12 @@ export async function request<T>(method: string, path: string, body?: unknown): 
   return ((await send(method, path, body)) as { data: T } | undefined)?.data as T;
 }
 
-/** The whole answer body, for the few answers that carry more than `data` (a turn page's `cursor`). */
-export function getEnvelope<T>(path: string): Promise<T> {
-  return send('GET', path) as Promise<T>;
+/**
+ * The whole answer body, for the few answers that carry more than `data` (a turn page's `cursor`).
+ * `signal` lets React Query abort a read nobody waits for any more (a search typed further).
+ */
+export function getEnvelope<T>(path: string, signal?: AbortSignal): Promise<T> {
+  return send('GET', path, undefined, signal) as Promise<T>;
 }
 
 /** A multipart upload (assets): the browser sets the boundary itself. */
@@ -26,7 +29,7 @@ export async function upload<T>(path: string, form: FormData): Promise<T> {
   return ((await send('POST', path, form)) as { data: T }).data;
 }
 
-async function send(method: string, path: string, body?: unknown): Promise<unknown> {
+async function send(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<unknown> {
   let response: Response;
   const multipart = body instanceof FormData;
   try {
@@ -35,6 +38,7 @@ async function send(method: string, path: string, body?: unknown): Promise<unkno
       credentials: 'same-origin',
       headers: body === undefined || multipart ? {} : { 'Content-Type': 'application/json' },
       body: body === undefined ? null : multipart ? body : JSON.stringify(body),
+      ...(signal ? { signal } : {}),
     });
   } catch {
     throw new ApiError(0, 'network_error', 'The server could not be reached. Check your connection.');

@@ -7,6 +7,7 @@ import { useUnreadCount } from '../api/notifications';
 import { useSession, useSignOut } from '../api/session';
 import { ROLE_LABELS } from '../lib/format';
 import { useInboxEvents } from '../live/use-inbox-events';
+import { CommandPaletteButton } from './command-palette-button';
 import { errorMessage, Loading } from './ui';
 
 const NAV_LINK =
@@ -96,12 +97,15 @@ export function AppShell() {
           </NavLink>
           <nav aria-label="Main" className="flex min-w-0 flex-1 items-center gap-1">
             <NavLink to="/" end className={NAV_LINK}>
-              <LayoutGrid aria-hidden className="size-4" /> Boards
+              <LayoutGrid aria-hidden className="size-4" />{' '}
+              <span className="sr-only sm:not-sr-only">Boards</span>
             </NavLink>
             <NavLink to="/settings" className={NAV_LINK}>
-              <Settings aria-hidden className="size-4" /> Settings
+              <Settings aria-hidden className="size-4" />{' '}
+              <span className="sr-only sm:not-sr-only">Settings</span>
             </NavLink>
           </nav>
+          <CommandPaletteButton />
           <InboxLink />
           <UserMenu />
         </div>
