@@ -100,7 +100,7 @@ function toList(rows: ActivityRow[], limit: number, grouped: boolean): ActivityL
  */
 function groupReorders(page: Activity[]): HistoryEntry[] {
   const out: HistoryEntry[] = [];
-  let group: { entry: HistoryEntry; key: string } | null = null;
+  let group = null as { entry: HistoryEntry; key: string } | null;
   for (const activity of page) {
     const todo = activity.data.todo as { updatedAt?: unknown } | undefined;
     if (activity.type !== 'todo.updated' || activity.data.reordered !== true) {
