@@ -118,6 +118,18 @@ describe('inbox and mentions in the browser', { timeout: 120_000 }, () => {
     await editor.pressSequentially('and @Ada');
     await page.getByRole('option', { name: /Ada Owner/ }).click();
     await expect.poll(() => editor.inputValue()).toBe('Thanks @Claude and @Ada Owner ');
-    await page.getByRole('option').first().waitFor({ state: 'detached' });
+    await page.getByRole('listbox', { name: 'Mention a person or agent' }).waitFor({ state: 'detached' });
+
+    // The description editor offers the same, and Escape closes the list without inserting.
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    const description = page.getByLabel('Description (Markdown)');
+    await description.click();
+    await description.pressSequentially('Ask @Clau');
+    await page.getByRole('option', { name: /Claude/ }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('listbox', { name: 'Mention a person or agent' }).waitFor({ state: 'detached' });
+    await description.pressSequentially('d');
+    await page.keyboard.press('Tab');
+    await expect.poll(() => description.inputValue()).toBe('Ask @Claude ');
   });
 });

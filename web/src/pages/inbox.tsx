@@ -82,7 +82,7 @@ export default function InboxPage() {
     <>
       <PageHeader
         title="Inbox"
-        description="Assignments, mentions, and changes others make to tasks assigned to you. Mute a board from its menu."
+        description="Assignments, mentions, and changes others make to tasks assigned to you. Mute a board from its toolbar."
         actions={
           <Button
             onClick={() => markAll.mutate(undefined, { onError: (e) => toast.error(errorMessage(e)) })}
