@@ -6,6 +6,7 @@ import { loggableError } from '../../lib/loggable-error.js';
 import type { BoardEventsService, LiveEvent } from '../../live/board-events.js';
 import { BoardParams } from '../../schemas/common.js';
 import { actorOf } from '../plugins/authentication.js';
+import { startEventStream } from './sse.js';
 
 export interface BoardEventsRouteOptions {
   boardEvents: BoardEventsService;
@@ -103,23 +104,10 @@ export const boardEventsRoute: FastifyPluginAsyncTypebox<BoardEventsRouteOptions
         throw error;
       }
 
-      reply.hijack();
-      // Headers set earlier in the request (a refreshed session cookie) go out with the stream's.
-      for (const [name, value] of Object.entries(reply.getHeaders())) {
-        if (value !== undefined) raw.setHeader(name, value);
-      }
-      raw.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
-        connection: 'keep-alive',
-        // nginx and similar proxies would otherwise buffer the stream.
-        'x-accel-buffering': 'no',
-      });
+      startEventStream(reply);
       writing = true;
       open.add(end);
       raw.on('close', end);
-      // How long the browser waits before reconnecting after the stream drops.
-      raw.write('retry: 2000\n\n');
       for (const event of early.splice(0)) write(event);
 
       heartbeat = setInterval(() => {

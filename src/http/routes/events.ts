@@ -7,6 +7,7 @@ import { loggableError } from '../../lib/loggable-error.js';
 import type { ActivityStreamService, CurrentActor, StreamEvent } from '../../live/activity-stream.js';
 import { DEFAULT_STREAM_PAGE, EventPage, EventStreamQuery } from '../../schemas/activity-stream.js';
 import { ERROR } from '../../schemas/errors.js';
+import { startEventStream } from '../live/sse.js';
 import { actorOf } from '../plugins/authentication.js';
 
 export interface EventRoutesOptions {
@@ -142,23 +143,10 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async 
       if (endedBy === 'revoked') throw new DomainError('invalid_key', 'The API key has been revoked.');
       if (endedBy) throw new DomainError('unavailable', 'The activity stream could not be read; try again.');
 
-      reply.hijack();
-      // The rate-limit headers set earlier in the request go out with the stream's.
-      for (const [name, value] of Object.entries(reply.getHeaders())) {
-        if (value !== undefined) raw.setHeader(name, value);
-      }
-      raw.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
-        connection: 'keep-alive',
-        // nginx and similar proxies would otherwise buffer the stream.
-        'x-accel-buffering': 'no',
-      });
+      startEventStream(reply);
       writing = true;
       open.add(end);
       raw.on('close', end);
-      // How long an EventSource waits before reconnecting (with Last-Event-ID) after the stream drops.
-      raw.write('retry: 2000\n\n');
       for (const event of early.splice(0)) write(event);
       heartbeat = setInterval(() => {
         if (!ended) raw.write(': heartbeat\n\n');
