@@ -216,6 +216,38 @@ describe('assigning on the board', { timeout: 90_000 }, () => {
     expect(await assigneesOf('Crowded')).not.toContain('Ada Owner');
   });
 
+  it('a card opens as a panel over the board at the task’s address; Esc and Back close it', async () => {
+    await page.goto(`/boards/${boardId}`);
+    const taskUrl = `**/boards/${boardId}/tasks/${tasks['Ship it']}`;
+    const panel = page.getByRole('dialog', { name: 'Ship it' });
+    await card('Ship it').getByRole('link', { name: 'Ship it' }).click();
+    await page.waitForURL(taskUrl);
+    await panel.getByRole('heading', { name: 'Ship it', level: 1 }).waitFor();
+    await panel.getByRole('region', { name: 'Assignees' }).getByText('Claude').waitFor();
+    expect(await card('Fix the build').count()).toBe(1); // the board is still there, underneath
+    await expectAccessible(page, 'task panel over the board');
+    await page.keyboard.press('Escape');
+    await page.waitForURL(`**/boards/${boardId}`);
+    await panel.waitFor({ state: 'detached' });
+
+    await card('Ship it').getByRole('link', { name: 'Ship it' }).click();
+    await panel.waitFor();
+    await page.goBack();
+    await page.waitForURL(`**/boards/${boardId}`);
+    await panel.waitFor({ state: 'detached' });
+    await page.goForward();
+    await panel.waitFor();
+    // Opened at its address (a shared link, a new tab), the task is a page of its own.
+    const tab = await page.context().newPage();
+    try {
+      await tab.goto(`/boards/${boardId}/tasks/${tasks['Ship it']}`);
+      await tab.getByRole('heading', { name: 'Ship it', level: 1 }).waitFor();
+      expect(await tab.getByRole('dialog').count()).toBe(0);
+    } finally {
+      await tab.close();
+    }
+  });
+
   it('screenshots: a board with assignees and an agent at work (light, dark, phone)', async () => {
     const launch = createdId(await uiApi(page, 'POST', '/boards', { name: 'Launch' }));
     const lanes: Record<string, string> = {};

@@ -84,6 +84,7 @@ export function useTaskLinkRouting(): (event: MouseEvent<HTMLElement>) => void {
     if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
       return;
     event.preventDefault();
-    navigate(link.getAttribute('href') ?? '/');
+    // Opened from the board: the task shows as a panel over it (web/src/pages/task/task-panel.tsx).
+    navigate(link.getAttribute('href') ?? '/', { state: { overBoard: true } });
   };
 }

@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { PRIORITY_LABELS, useBoardDetail } from '../../api/boards';
 import { type TaskChanges, type TaskDetail, useTask, useUpdateTask } from '../../api/tasks';
@@ -20,6 +20,7 @@ import { Assets } from './assets';
 import { Assignees } from './assignees';
 import { Comments } from './comments';
 import { MarkdownText } from './markdown';
+import { isOverBoard, TaskOverBoard } from './task-panel';
 import { Todos } from './todos';
 import { Turns } from './turns';
 
@@ -97,7 +98,7 @@ function EditTask({
   );
 }
 
-export default function TaskPage() {
+function TaskPage() {
   const { boardId = '', taskId = '' } = useParams();
   const [editing, setEditing] = useState(false);
   useTaskEvents(boardId, taskId);
@@ -191,5 +192,18 @@ export default function TaskPage() {
         </aside>
       </div>
     </>
+  );
+}
+
+/** A task's address: the task page, or a panel over its board when it was opened from the board. */
+export default function TaskRoute() {
+  const location = useLocation();
+  const { boardId = '', taskId = '' } = useParams();
+  const task = useTask(boardId, taskId);
+  if (!isOverBoard(location.state)) return <TaskPage />;
+  return (
+    <TaskOverBoard title={task.data?.title ?? 'Task'}>
+      <TaskPage />
+    </TaskOverBoard>
   );
 }
