@@ -23,16 +23,17 @@ export const notificationsMigration = {
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addColumn('read_at', 'text')
       .execute();
-    // The inbox (newest first) and the unread count, both per person.
+    // The unread count, and the unread-only list, per person.
     await db.schema
       .createIndex('notifications_person_idx')
       .on('notifications')
       .columns(['person_id', 'read_at', 'created_at'])
       .execute();
+    // The inbox pages by id (ids sort in creation order, lib/ids.ts).
     await db.schema
-      .createIndex('notifications_person_created_idx')
+      .createIndex('notifications_person_list_idx')
       .on('notifications')
-      .columns(['person_id', 'created_at', 'id'])
+      .columns(['person_id', 'id'])
       .execute();
     // Deleting a task deletes its notifications (the foreign key's cascade needs this index).
     await db.schema.createIndex('notifications_task_idx').on('notifications').column('task_id').execute();

@@ -59,11 +59,6 @@ export async function personAssigneesOfTask(db: Executor, taskId: string): Promi
   return rows.map((r) => r.member_id);
 }
 
-export async function taskDescription(db: Executor, taskId: string): Promise<string> {
-  const row = await db.selectFrom('tasks').select('description').where('id', '=', taskId).executeTakeFirst();
-  return row?.description ?? '';
-}
-
 export async function openTodoCount(db: Executor, taskId: string): Promise<number> {
   const row = await db
     .selectFrom('todos')

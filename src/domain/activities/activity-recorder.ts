@@ -71,6 +71,7 @@ export class DatabaseActivityRecorder implements ActivityRecorder {
       createdAt,
       firesWebhooks: delivered && firesWebhooks(actor),
       webhookActor: delivered ? webhookActor(actor) : null,
+      ...(input.mentionable === undefined ? {} : { mentionable: input.mentionable }),
     };
     for (const consumer of this.recordedBy) await consumer.onRecorded?.(tx, activity);
     return activity;

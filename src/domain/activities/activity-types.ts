@@ -31,6 +31,11 @@ export interface ActivityInput {
   taskId?: string;
   /** The webhook payload's `data` without `board_id`, which is added from `boardId`. */
   data: Record<string, unknown>;
+  /**
+   * Text the change wrote that `data` does not carry and that may mention members (a new task's
+   * description): handed to the consumers (notifications), never stored or delivered.
+   */
+  mentionable?: string;
 }
 
 export interface ActivityActor {
@@ -57,6 +62,8 @@ export interface Activity {
  * on PostgreSQL the row is written with the transaction's COMMIT (see DatabaseActivityRecorder).
  */
 export interface RecordedActivity extends Omit<Activity, 'id'> {
+  /** See ActivityInput. */
+  mentionable?: string;
   /** The domain's rule (see `firesWebhooks`): only external-API and MCP changes reach webhooks. */
   firesWebhooks: boolean;
   /** The payload's `actor` (see `webhookActor`); null exactly when the activity fires no webhooks. */

@@ -7,7 +7,6 @@ import {
   type NotificationKind,
   openTodoCount,
   personAssigneesOfTask,
-  taskDescription,
 } from '../../db/repositories/notifications.js';
 import type { Executor } from '../../db/schema.js';
 import type { Tx } from '../../db/transaction.js';
@@ -89,10 +88,11 @@ export class NotificationWriter implements ActivityConsumer {
         ];
       }
       case 'task.created':
+        // The description comes with the activity: a task create reads nothing more without an `@`.
         return [
           {
             kind: 'mentioned',
-            personIds: people(await mentionsIn(db, await taskDescription(db, taskId))),
+            personIds: people(await mentionsIn(db, activity.mentionable ?? '')),
             commentId: null,
           },
         ];

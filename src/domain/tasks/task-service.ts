@@ -127,6 +127,7 @@ export class TaskService {
         boardId,
         taskId: row.id,
         data: { task_id: row.id, title, laneId: row.lane_id },
+        mentionable: description,
       });
       return toTask({ ...row, position: slot.position });
     });
