@@ -180,7 +180,7 @@ describeEachDialect('todos', (dialect) => {
       ['todo.updated', c.id],
       ['todo.updated', a.id],
     ]);
-    expect(recorded[0]?.data).toEqual({ task_id: task.id, todo_id: c.id, todo: list[0] });
+    expect(recorded[0]?.data).toEqual({ task_id: task.id, todo_id: c.id, todo: list[0], reordered: true });
     expect((await t.request(fx.key, 'GET', url)).json().data).toEqual(list);
 
     // Iteration still sorts first: d (iteration 1) stays last even when put first.
