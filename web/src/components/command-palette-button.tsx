@@ -37,12 +37,11 @@ export function CommandPaletteButton() {
         type="button"
         onClick={() => show(true)}
         aria-keyshortcuts={isMac ? 'Meta+K' : 'Control+K'}
-        aria-label="Search and commands"
         title={`Search and commands (${shortcut})`}
         className="inline-flex items-center gap-2 rounded-md px-2 py-1.5 sm:border sm:border-zinc-300 sm:px-2.5 dark:sm:border-zinc-700 text-sm text-zinc-600 hover:bg-zinc-100 dark:text-zinc-400 dark:hover:bg-zinc-800"
       >
         <Search aria-hidden className="size-4" />
-        <span className="hidden md:inline">Search…</span>
+        <span className="sr-only md:not-sr-only">Search…</span>
         <kbd className="hidden rounded border border-zinc-300 px-1 font-sans text-xs md:inline dark:border-zinc-700">
           {shortcut}
         </kbd>

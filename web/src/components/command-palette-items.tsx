@@ -55,7 +55,7 @@ function taskItem(result: SearchResult, boardName: string | undefined, go: (path
     content: (
       <span className="min-w-0 flex-1">
         <span className="flex items-center gap-2">
-          <span className="shrink-0 font-mono text-xs text-zinc-500 dark:text-zinc-400">
+          <span className="shrink-0 font-mono text-xs text-zinc-600 dark:text-zinc-400">
             {result.shortId}
           </span>
           <span className="truncate font-medium">{result.title}</span>
