@@ -5,6 +5,7 @@ import type { NotificationService } from '../../domain/notifications/notificatio
 import type { SessionService } from '../../domain/people/session-service.js';
 import type { InboxFeed } from '../../live/notification-feed.js';
 import { BoardParams } from '../../schemas/common.js';
+import { startEventStream } from '../live/sse.js';
 import { actorOfUi } from './account-routes.js';
 import { personOf } from './ui-session.js';
 
@@ -160,19 +161,9 @@ const inboxEventsRoute: FastifyPluginAsyncTypebox<NotificationRoutesOptions> = a
       if (!raw.writableEnded) raw.end();
     };
 
-    reply.hijack();
-    for (const [name, value] of Object.entries(reply.getHeaders())) {
-      if (value !== undefined) raw.setHeader(name, value);
-    }
-    raw.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
+    startEventStream(reply);
     open.add(end);
     raw.on('close', end);
-    raw.write('retry: 2000\n\n');
     send(unread);
   });
 };
