@@ -2,7 +2,7 @@ import { ArrowRight, FolderKanban, Plus, Search, Settings } from 'lucide-react';
 import type { ReactNode } from 'react';
 import type { Board } from '../api/boards';
 import type { SearchResult } from '../api/search';
-import { KindBadge, MarkedSnippet } from './command-palette-snippet';
+import { KindBadge, MarkedSnippet, snippetAddsToTitle } from './command-palette-snippet';
 
 /** One choice of the palette: what it shows and what Enter (or a click) does. */
 export interface PaletteItem {
@@ -68,7 +68,7 @@ function taskItem(result: SearchResult, boardName: string | undefined, go: (path
             <KindBadge kind={result.kind} />
           </span>
         </span>
-        {result.snippet && (
+        {snippetAddsToTitle(result.snippet, result.title) && (
           <MarkedSnippet
             snippet={result.snippet}
             className="mt-0.5 line-clamp-2 block text-xs text-zinc-600 dark:text-zinc-400"

@@ -28,6 +28,18 @@ export function snippetParts(snippet: string): SnippetPart[] {
   return parts;
 }
 
+/**
+ * Whether the snippet says more than the title shown beside it: a task matched by its title alone gets
+ * its title as snippet, shown once rather than twice.
+ */
+export function snippetAddsToTitle(snippet: string, title: string): boolean {
+  const text = snippetParts(snippet)
+    .map((part) => part.text)
+    .join('')
+    .trim();
+  return text !== '' && text !== title.trim();
+}
+
 /** A snippet with its matched words in <mark>. */
 export function MarkedSnippet({ snippet, className = '' }: { snippet: string; className?: string }) {
   return (
@@ -52,7 +64,7 @@ const KIND_LABELS = new Map(SEARCH_KINDS);
 /** What matched: a small badge (Task, Comment, Todo, Agent turn). */
 export function KindBadge({ kind }: { kind: SearchKind }) {
   return (
-    <span className="inline-flex shrink-0 items-center rounded bg-zinc-100 px-1.5 py-0.5 text-xs font-medium text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">
+    <span className="inline-flex shrink-0 items-center rounded bg-zinc-100 px-1.5 py-0.5 text-xs font-medium text-zinc-700 ring-1 ring-zinc-200 dark:bg-zinc-800 dark:text-zinc-300 dark:ring-zinc-700">
       {KIND_LABELS.get(kind) ?? kind}
     </span>
   );

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { useBoards } from '../../api/boards';
 import { type SearchResult, useSearchResults } from '../../api/search';
-import { KindBadge, MarkedSnippet } from '../../components/command-palette-snippet';
+import { KindBadge, MarkedSnippet, snippetAddsToTitle } from '../../components/command-palette-snippet';
 import { Button, EmptyState, ErrorState, Loading, PageHeader } from '../../components/ui';
 import { SearchForm, useSearchFilters } from './search-filters';
 
@@ -26,7 +26,7 @@ function ResultRow({ result, boardName }: { result: SearchResult; boardName: str
           </Link>
         )}
       </div>
-      {result.snippet && (
+      {snippetAddsToTitle(result.snippet, result.title) && (
         <MarkedSnippet
           snippet={result.snippet}
           className="mt-1 block text-sm break-words text-zinc-700 dark:text-zinc-300"
