@@ -1,8 +1,10 @@
 import { X } from 'lucide-react';
 import { Dialog } from 'radix-ui';
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { useNavigate } from 'react-router';
-import BoardRoute from '../board/index';
+
+// The board's own chunk (the route loads it too): a static import would fold it into the task page's.
+const BoardRoute = lazy(() => import('../board/index'));
 
 /** The history state of a task opened from its board: it then shows as a panel over the board. */
 export interface OverBoardState {
@@ -21,7 +23,9 @@ export function TaskOverBoard({ title, children }: { title: string; children: Re
   const navigate = useNavigate();
   return (
     <>
-      <BoardRoute />
+      <Suspense>
+        <BoardRoute />
+      </Suspense>
       <Dialog.Root open onOpenChange={(open) => !open && navigate(-1)}>
         <Dialog.Portal>
           <Dialog.Overlay className="fixed inset-0 z-40 bg-black/30" />
