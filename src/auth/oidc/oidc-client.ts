@@ -31,7 +31,12 @@ export interface ProviderIdentity {
 }
 
 /** Why the protocol part of a sign-in failed (never shown with the provider's own text). */
-export type OidcFailureReason = 'state' | 'code_rejected' | 'provider_refused' | 'provider_unavailable' | 'failed';
+export type OidcFailureReason =
+  | 'state'
+  | 'code_rejected'
+  | 'provider_refused'
+  | 'provider_unavailable'
+  | 'failed';
 
 export type OidcOutcome =
   | { ok: true; identity: ProviderIdentity }
@@ -147,7 +152,11 @@ function describe(error: unknown): string {
   const code = (error as { code?: unknown }).code;
   const oauthError = (error as { error?: unknown }).error;
   const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
-  return [error.name, typeof code === 'string' ? code : null, typeof oauthError === 'string' ? oauthError : null]
+  return [
+    error.name,
+    typeof code === 'string' ? code : null,
+    typeof oauthError === 'string' ? oauthError : null,
+  ]
     .filter((part) => part !== null)
     .join(' ')
     .concat(`: ${error.message}${cause}`);
