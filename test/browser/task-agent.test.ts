@@ -73,7 +73,10 @@ describe('an agent’s task in the browser', { timeout: 60_000 }, () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await page.locator('strong', { hasText: 'Open' }).waitFor();
     expect(await page.evaluate(() => (globalThis as unknown as { pwned?: number }).pwned)).toBeUndefined();
-    expect(await page.locator('main script, main img').count()).toBe(0);
+    // Opened from the board, the task is a panel (a dialog) over it.
+    const panel = page.getByRole('dialog', { name: 'Fix the login bug' });
+    await panel.waitFor();
+    expect(await panel.locator('script, img').count()).toBe(0);
 
     await page.getByLabel('Add a comment').fill('I will look at it.');
     await page.getByRole('button', { name: 'Comment' }).click();
@@ -84,7 +87,7 @@ describe('an agent’s task in the browser', { timeout: 60_000 }, () => {
     await page.getByLabel('New todo').fill('Reproduce on Safari');
     await page.getByLabel('New todo').press('Enter');
     await page.getByRole('checkbox', { name: 'Reproduce on Safari' }).click();
-    await page.getByText('1/1').waitFor();
+    await panel.getByText('1/1').waitFor();
 
     await page.getByText('Why does sign-in fail on Safari?').waitFor();
     await page.getByText('Tool use', { exact: false }).click();
