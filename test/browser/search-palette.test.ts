@@ -164,6 +164,16 @@ describe('search in the web UI', { timeout: 120_000 }, () => {
 
     await page.getByLabel('Kind').selectOption('comment');
     await page.waitForURL(/kind=comment/);
+    // The page said "20 results shown" before the filter too: wait for the filtered rows themselves.
+    await expect
+      .poll(
+        async () => {
+          const texts = await rows.allTextContents();
+          return texts.length === 20 && texts.every((text) => /^Comment.*Platform ops.*wombat/.test(text));
+        },
+        { timeout: 10_000 },
+      )
+      .toBe(true);
     await page.getByText('20 results shown, more below').waitFor();
     expect(await rows.count()).toBe(20);
     for (const text of await rows.allTextContents()) expect(text).toMatch(/^Comment.*Platform ops.*wombat/);
