@@ -162,9 +162,13 @@ describeEachDialect('activity stream for integrations', (dialect) => {
     await ui('POST', `/boards/${boardId}/tasks`, { title: 'Before', laneId });
     const present = await poll(t.app, key.key);
     expect(present.body.data).toEqual([]);
+    const waiting0 = t.runtime.changeFeed.subscriptions;
     const waiting = poll(t.app, key.key, { after: present.body.cursor, wait: 30 });
     const started = Date.now();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The change is made once the poll waits, so it is the arrival that answers it.
+    await waitUntil('the long poll to wait', async () =>
+      t.runtime.changeFeed.subscriptions > waiting0 ? true : undefined,
+    );
     await ui('POST', `/boards/${boardId}/tasks`, { title: 'After', laneId });
     const page = await waiting;
     console.info(`[activity stream] long poll answered after ${Date.now() - started} ms (${dialect})`);
