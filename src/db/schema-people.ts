@@ -77,6 +77,26 @@ export interface OidcIdentitiesTable {
   last_used_at: string;
 }
 
+/** The web UI's inbox (migration 018): one row per person and event. */
+export interface NotificationsTable {
+  id: string;
+  person_id: string;
+  kind: 'assigned' | 'mentioned' | 'commented' | 'moved' | 'todos_done';
+  board_id: string;
+  task_id: string;
+  comment_id: string | null;
+  actor_kind: string;
+  actor_name: string;
+  created_at: string;
+  read_at: string | null;
+}
+
+export interface BoardMutesTable {
+  person_id: string;
+  board_id: string;
+  created_at: string;
+}
+
 export type UserRow = Selectable<UsersTable>;
 export type OidcIdentityRow = Selectable<OidcIdentitiesTable>;
 export type AgentRow = Selectable<AgentsTable>;

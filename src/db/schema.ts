@@ -8,7 +8,9 @@ import type { Generated, Insertable, Kysely, Selectable, Transaction } from 'kys
 import type {
   AgentsTable,
   ApiKeyRevealsTable,
+  BoardMutesTable,
   InvitesTable,
+  NotificationsTable,
   OidcIdentitiesTable,
   SessionsTable,
   SignInFailuresTable,
@@ -216,26 +218,6 @@ export interface WebhookDeliveryAttemptsTable {
   response_body: string | null;
   duration_ms: number | null;
   error: string | null;
-}
-
-/** The web UI's inbox (migration 018): one row per person and event. */
-export interface NotificationsTable {
-  id: string;
-  person_id: string;
-  kind: 'assigned' | 'mentioned' | 'commented' | 'moved' | 'todos_done';
-  board_id: string;
-  task_id: string;
-  comment_id: string | null;
-  actor_kind: string;
-  actor_name: string;
-  created_at: string;
-  read_at: string | null;
-}
-
-export interface BoardMutesTable {
-  person_id: string;
-  board_id: string;
-  created_at: string;
 }
 
 export interface DB {
