@@ -14,7 +14,8 @@ const RECONNECT_DELAY_MS = 1000;
 /**
  * LISTENs on one channel over one dedicated connection, so a commit on any instance is heard by this
  * one at once. A lost connection is replaced after a short pause; `onConnected` runs after every
- * (re)connection, so the owner can catch up on what it may have missed meanwhile.
+ * (re)connection, told whether it is a reconnection, so the owner can catch up on what it may have
+ * missed meanwhile.
  *
  * The connection is opened beside the pool, with the pool's settings, not taken from it: LISTEN holds
  * it for the life of the process, and taking it from the pool would leave LANEBOARD_DB_POOL_SIZE - 1
@@ -27,6 +28,7 @@ export class PgListener {
   /** Clients already ended (replaced or stopped): their late errors are not a new loss. */
   private readonly ended = new WeakSet<pg.Client>();
   private markConnected: () => void = () => {};
+  private connections = 0;
   private readonly firstConnection = new Promise<void>((resolve) => {
     this.markConnected = resolve;
   });
@@ -36,7 +38,7 @@ export class PgListener {
     private readonly channel: string,
     private readonly onNotify: (payload: string) => void,
     private readonly log: ListenerLog,
-    private readonly onConnected: () => void = () => {},
+    private readonly onConnected: (reconnected: boolean) => void = () => {},
   ) {
     if (!CHANNEL_NAME.test(channel)) throw new Error(`invalid channel name: ${channel}`);
   }
@@ -79,7 +81,7 @@ export class PgListener {
     this.client = client;
     this.markConnected();
     // Anything committed while we were not listening is picked up now rather than at the next poll.
-    this.onConnected();
+    this.onConnected(this.connections++ > 0);
   }
 
   private async end(client: pg.Client): Promise<void> {

@@ -131,19 +131,16 @@ export class ChangeFeed implements ActivityConsumer {
   private ensureListening(): void {
     const pool = this.database.pgPool;
     if (!pool || this.pgListener || this.stopped) return;
-    let first = true;
     this.pgListener = new PgListener(
       pool,
       CHANGE_CHANNEL,
       (payload) => this.heard(payload),
       this.log,
-      () => {
+      (reconnected) => {
         // After a reconnection, subscribers may have missed changes: tell them to re-read.
-        if (!first) {
-          for (const boardId of this.listeners.keys()) this.publish({ boardId, fromId: null, toId: null });
-          if (this.listeners.size === 0) this.publish({ boardId: '', fromId: null, toId: null });
-        }
-        first = false;
+        if (!reconnected) return;
+        for (const boardId of this.listeners.keys()) this.publish({ boardId, fromId: null, toId: null });
+        if (this.listeners.size === 0) this.publish({ boardId: '', fromId: null, toId: null });
       },
     );
     this.pgListener.start();

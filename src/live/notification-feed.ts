@@ -77,16 +77,14 @@ export class NotificationFeed implements InboxFeed {
   private ensureListening(): void {
     const pool = this.database.pgPool;
     if (!pool || this.pgListener || this.stopped) return;
-    let first = true;
     this.pgListener = new PgListener(
       pool,
       NOTIFICATION_CHANNEL,
       (personId) => this.tell(personId),
       this.log,
-      () => {
+      (reconnected) => {
         // After a reconnection every open inbox may have missed a change: each re-reads.
-        if (!first) for (const personId of this.listeners.keys()) this.tell(personId);
-        first = false;
+        if (reconnected) for (const personId of this.listeners.keys()) this.tell(personId);
       },
     );
     this.pgListener.start();
