@@ -93,9 +93,9 @@ export function MentionTextarea(props: TextareaHTMLAttributes<HTMLTextAreaElemen
           setTyped(null);
           props.onBlur?.(event);
         }}
-        role="combobox"
+        // A textarea keeps its textbox role (ARIA allows no combobox role on it, and no aria-expanded on a
+        // textbox): the list is announced through aria-autocomplete and the active option's id.
         aria-autocomplete="list"
-        aria-expanded={open}
         aria-controls={open ? listId : undefined}
         aria-activedescendant={open ? `${listId}-${active}` : undefined}
       />
