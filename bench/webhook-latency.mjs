@@ -4,6 +4,7 @@
 //   npm run build && node bench/webhook-latency.mjs
 //   BENCH_RATE=500 BENCH_SECONDS=10 BENCH_ROUNDS=1 BENCH_CONNECTIONS=16 node bench/webhook-latency.mjs   # the defaults
 //   BENCH_ROOT=/path/to/other/checkout node bench/webhook-latency.mjs    another build (A/B runs)
+//   BENCH_SERVER_ARGS=--cpu-prof node bench/webhook-latency.mjs    profile the server (files in its data directory)
 //
 // `node dist/main.js` on a fresh data directory (LANEBOARD_WEBHOOK_ALLOW_PRIVATE/HTTP), a key made by
 // the CLI, a board, a lane and one webhook (events ["task.created"]) to a receiver process on 127.0.0.1
@@ -86,7 +87,8 @@ async function startServer(dataDir) {
     { cwd: root, env },
   );
   const key = JSON.parse(created.toString()).key;
-  const child = spawn(process.execPath, [path.join(root, 'dist/main.js')], {
+  const serverArgs = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...serverArgs, path.join(root, 'dist/main.js')], {
     cwd: dataDir,
     env,
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -1,8 +1,10 @@
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { sqliteTaskPositions } from '../../src/db/repositories/task-positions.js';
 import { appendSlot } from '../../src/db/repositories/task-ranks.js';
 import { findTask } from '../../src/db/repositories/tasks.js';
+import { sqliteConnection } from '../../src/db/sqlite-direct.js';
 import { createTestDatabase } from '../support/database.js';
 import { NOW, taskRow, usePositionLanes } from './task-positions-fixture.js';
 
@@ -27,6 +29,44 @@ describe('task positions cached on SQLite, beside other writers', () => {
     } finally {
       other.close();
     }
+  });
+
+  it("keeps its lanes through other connections' commits that shift no task (the dispatcher's)", async () => {
+    for (let i = 1; i <= 3; i++) await insert(`${laneId}_t${i}`, i);
+    await expectPositionsOf(laneId);
+    const direct = sqliteConnection(t.database.kysely);
+    if (!direct) throw new Error('a SQLite database');
+    const positions = sqliteTaskPositions(direct);
+    const read = positions.lanesRead;
+    const other = new SqliteDatabase(t.sqliteFile as string);
+    try {
+      other.prepare("update boards set name = 'Renamed' where id = 'brd_1'").run();
+      other.prepare("update tasks set title = 'Retitled' where id = ?").run(`${laneId}_t2`);
+      await expectPositionsOf(laneId);
+      await insert(`${laneId}_t4`, 4);
+      await expectPositionsOf(laneId);
+      expect(positions.lanesRead).toBe(read);
+      // A write that shifts the lane is seen, and the lane read again.
+      other.prepare('update tasks set archived = 1 where id = ?').run(`${laneId}_t1`);
+      await expectPositionsOf(laneId);
+      expect(positions.lanesRead).toBe(read + 1);
+    } finally {
+      other.close();
+    }
+  });
+
+  it("notices another connection's task write made before one of its own that did not look first", async () => {
+    for (let i = 1; i <= 3; i++) await insert(`${laneId}_t${i}`, i);
+    await expectPositionsOf(laneId);
+    const other = new SqliteDatabase(t.sqliteFile as string);
+    try {
+      other.prepare('update tasks set rank = 0 where id = ?').run(`${laneId}_t3`);
+    } finally {
+      other.close();
+    }
+    // This insert's triggers run before anything reads the lane: the counter skipped a step.
+    await insert(`${laneId}_t4`, 4);
+    await expectPositionsOf(laneId);
   });
 
   it('keeps following appends after another connection rebuilt the table (its triggers went with it)', async () => {

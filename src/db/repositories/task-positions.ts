@@ -11,10 +11,15 @@ import type { SqliteDirect } from '../sqlite-direct.js';
  * archiving, a delete, an insert between others) drops the lane, to be read again when next asked.
  *
  * What is kept is the connection's view, the open transaction's writes included, so a rollback drops
- * everything (the statement cache reports Kysely's `rollback`). Commits by other connections (a CLI or
- * MCP process on the same file, the dispatcher's thread) change `PRAGMA data_version`, and a schema change
- * `schema_version` (a rebuilt table loses its triggers): either drops everything too. PostgreSQL keeps
- * counting: several instances write, and appends take no lock there.
+ * everything (the statement cache reports Kysely's `rollback`). Commits by other connections (a CLI
+ * process on the same file, the dispatcher's thread) change `PRAGMA data_version`; then the counter of
+ * migration 021, moved by every write that can shift a lane from any connection, tells whether one of
+ * them touched the tasks (the dispatcher's never do: dropping everything on each of its commits made
+ * every create under webhook load read its whole lane again). This connection follows the counter
+ * through a TEMP trigger, so its own writes do not count as another's; a step it did not see means
+ * another connection wrote in between. A schema change (`schema_version`: a rebuilt table loses its
+ * triggers) drops everything too. PostgreSQL keeps counting: several instances write, and appends take
+ * no lock there.
  */
 
 /** Positions kept at most (whole lanes; the least recently read lane goes first). */
@@ -35,13 +40,19 @@ interface LanePositions {
 interface Queries {
   laneOrder: BetterSqlite3.Statement;
   laneSize: BetterSqlite3.Statement;
+  /** Migration 021's counter of writes that can shift positions. */
+  changeStamp: BetterSqlite3.Statement;
 }
 
 export class SqliteTaskPositions {
   private readonly lanes = new Map<string, LanePositions>();
+  /** Lanes read from the table so far (what the cache saves; tests and benchmarks look at it). */
+  lanesRead = 0;
   private cachedTasks = 0;
   private dataStamp = -1;
   private schemaStamp = -1;
+  /** The counter's value as far as this connection's cache reflects it (-1: not known). */
+  private changeStamp = -1;
   private queries: Queries | null = null;
   private readonly dataVersion: BetterSqlite3.Statement;
   private readonly schemaVersion: BetterSqlite3.Statement;
@@ -55,6 +66,10 @@ export class SqliteTaskPositions {
     });
     sqlite.function('laneboard_lane_order_changed', { varargs: false }, (lane) => {
       this.drop(String(lane));
+      return null;
+    });
+    sqlite.function('laneboard_task_change_stamp', { varargs: false }, (n) => {
+      this.stampMoved(Number(n));
       return null;
     });
   }
@@ -89,6 +104,7 @@ export class SqliteTaskPositions {
   rolledBack(): void {
     this.dropAll();
     this.queries = null;
+    this.changeStamp = -1;
   }
 
   private lane(laneId: string, dataVersion?: number): LanePositions | undefined {
@@ -110,7 +126,11 @@ export class SqliteTaskPositions {
     // and releases the WAL read lock, about 3.7 µs here).
     const schema = this.schemaVersion.get() as number;
     if (this.queries && schema === this.schemaStamp) {
-      this.dropAll();
+      const stamp = this.queries.changeStamp.get() as number;
+      if (stamp !== this.changeStamp) {
+        this.dropAll();
+        this.changeStamp = stamp;
+      }
       this.dataStamp = data;
       return this.queries;
     }
@@ -119,10 +139,12 @@ export class SqliteTaskPositions {
     this.queries = this.watch();
     this.dataStamp = data;
     this.schemaStamp = this.schemaVersion.get() as number;
+    this.changeStamp = this.queries ? (this.queries.changeStamp.get() as number) : -1;
     return this.queries;
   }
 
   private readLane(queries: Queries, laneId: string): LanePositions {
+    this.lanesRead++;
     const rows = queries.laneOrder.all(laneId, MAX_LANE_POSITIONS + 1) as Array<[string, number]>;
     let lane: LanePositions;
     if (rows.length > MAX_LANE_POSITIONS) {
@@ -156,6 +178,15 @@ export class SqliteTaskPositions {
   private dropAll(): void {
     this.lanes.clear();
     this.cachedTasks = 0;
+  }
+
+  /**
+   * This connection moved the counter: the next step of what the cache reflects, or else another
+   * connection wrote tasks since the cache last looked, and nothing kept can be trusted.
+   */
+  private stampMoved(n: number): void {
+    if (n !== this.changeStamp + 1 || this.changeStamp < 0) this.dropAll();
+    this.changeStamp = n;
   }
 
   /** An insert: an archived task shifts nobody; an active one above the lane's last rank is appended. */
@@ -194,7 +225,9 @@ export class SqliteTaskPositions {
         begin
           select laneboard_lane_order_changed(old.lane_id);
           select laneboard_lane_order_changed(new.lane_id);
-        end;`);
+        end;
+        create temp trigger if not exists laneboard_positions_stamp after update on main.task_change_stamp
+        begin select laneboard_task_change_stamp(new.n); end;`);
       return {
         laneOrder: this.sqlite
           .prepare('select id, rank from tasks where lane_id = ? and archived = 0 order by rank, id limit ?')
@@ -202,6 +235,7 @@ export class SqliteTaskPositions {
         laneSize: this.sqlite
           .prepare('select count(*), max(rank) from tasks where lane_id = ? and archived = 0')
           .raw(),
+        changeStamp: this.sqlite.prepare('select n from task_change_stamp').pluck(),
       };
     } catch {
       return null;
