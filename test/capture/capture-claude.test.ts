@@ -1,61 +1,30 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { StateStore } from '../../src/capture/state-store.js';
 import { systemClock } from '../../src/lib/time.js';
 import { freePort } from '../support/built-server.js';
 import { DIALECTS } from '../support/database.js';
-import {
-  type CaptureServer,
-  fixture,
-  memoryLog,
-  runCapture,
-  scratchDir,
-  startCaptureServer,
-  storedTurns,
-} from './capture-support.js';
+import { fixture, memoryLog, runCapture, storedTurns, useCaptureCase } from './capture-support.js';
 
 const FIRST_TURNS = ['u-0002-ask', 'a-0004-text', 'a-0005-tool', 'a-0009-tools', 'a-0011-done'];
 const MORE_TURNS = ['u-0012-ask', 'a-0013-tool', 'a-0015-text'];
 
 describe.each(DIALECTS)('capture claude against a server ($dialect)', ({ dialect, skip }) => {
-  let server: CaptureServer;
-  let dir: string;
-  let transcript: string;
-  let stateDir: string;
+  const c = useCaptureCase(dialect, { transcript: 'session.jsonl', skip });
 
-  beforeAll(async () => {
-    if (skip) return;
-    server = await startCaptureServer(dialect);
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
-  let taskId: string;
-  let shortId: string;
-  beforeEach(async () => {
-    if (skip) return;
-    dir = scratchDir();
-    transcript = path.join(dir, 'session.jsonl');
-    stateDir = path.join(dir, 'state');
-    ({ taskId, shortId } = await server.newTask());
-  });
-  afterEach(() => {
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
-  });
-
-  const withTask = () => ({ taskOption: shortId });
-  const turnsOfTask = () => storedTurns(server, taskId);
+  const withTask = () => ({ taskOption: c.shortId });
+  const turnsOfTask = () => storedTurns(c.server, c.taskId);
 
   describe.skipIf(skip)('', () => {
     it('maps the transcript to turns: text, toolUseOnly summaries; skips meta, sidechain, thinking, tool results', async () => {
-      fs.writeFileSync(transcript, fixture('claude-session.jsonl'));
-      const outcome = await runCapture(server, transcript, stateDir, withTask());
+      fs.writeFileSync(c.transcript, fixture('claude-session.jsonl'));
+      const outcome = await runCapture(c.server, c.transcript, c.stateDir, withTask());
       expect(outcome).toMatchObject({
         sent: 5,
         inserted: 5,
         stopped: null,
-        offset: fs.statSync(transcript).size,
+        offset: fs.statSync(c.transcript).size,
       });
 
       const turns = await turnsOfTask();
@@ -80,29 +49,29 @@ describe.each(DIALECTS)('capture claude against a server ($dialect)', ({ dialect
     });
 
     it('sends only the new lines on the second run, and leaves a half-written last line for later', async () => {
-      fs.writeFileSync(transcript, fixture('claude-session.jsonl'));
-      await runCapture(server, transcript, stateDir, withTask());
+      fs.writeFileSync(c.transcript, fixture('claude-session.jsonl'));
+      await runCapture(c.server, c.transcript, c.stateDir, withTask());
 
       const more = fixture('claude-session-more.jsonl').split('\n');
       // Two complete new lines and the third cut in the middle, as while Claude Code is writing it.
       const partial = `${more[0]}\n${more[1]}\n${(more[2] as string).slice(0, 40)}`;
-      fs.appendFileSync(transcript, partial);
-      const second = await runCapture(server, transcript, stateDir, withTask());
+      fs.appendFileSync(c.transcript, partial);
+      const second = await runCapture(c.server, c.transcript, c.stateDir, withTask());
       expect(second).toMatchObject({ sent: 2, inserted: 2, stopped: null });
-      expect(second.offset).toBe(fs.statSync(transcript).size - 40);
+      expect(second.offset).toBe(fs.statSync(c.transcript).size - 40);
 
-      fs.appendFileSync(transcript, `${(more[2] as string).slice(40)}\n${more[3]}\n`);
-      const third = await runCapture(server, transcript, stateDir, withTask());
+      fs.appendFileSync(c.transcript, `${(more[2] as string).slice(40)}\n${more[3]}\n`);
+      const third = await runCapture(c.server, c.transcript, c.stateDir, withTask());
       expect(third).toMatchObject({ sent: 1, inserted: 1, stopped: null });
 
-      const again = await runCapture(server, transcript, stateDir, withTask());
+      const again = await runCapture(c.server, c.transcript, c.stateDir, withTask());
       expect(again).toMatchObject({ sent: 0, inserted: 0, stopped: null });
       expect((await turnsOfTask()).map((t) => t.sourceId)).toEqual([...FIRST_TURNS, ...MORE_TURNS]);
     });
 
     it('reads a rewritten (shrunk or changed) transcript again from the start, with no duplicates', async () => {
-      fs.writeFileSync(transcript, fixture('claude-session.jsonl') + fixture('claude-session-more.jsonl'));
-      await runCapture(server, transcript, stateDir, withTask());
+      fs.writeFileSync(c.transcript, fixture('claude-session.jsonl') + fixture('claude-session-more.jsonl'));
+      await runCapture(c.server, c.transcript, c.stateDir, withTask());
 
       // Compaction: the file now holds fewer lines, one of them new.
       const lines = fixture('claude-session.jsonl').split('\n').filter(Boolean);
@@ -112,24 +81,24 @@ describe.each(DIALECTS)('capture claude against a server ($dialect)', ({ dialect
         timestamp: '2026-11-20T10:00:00.000Z',
         message: { role: 'user', content: 'Now the logout test, please.' },
       });
-      fs.writeFileSync(transcript, `${lines[2]}\n${compacted}\n`);
-      const rewritten = await runCapture(server, transcript, stateDir, withTask());
+      fs.writeFileSync(c.transcript, `${lines[2]}\n${compacted}\n`);
+      const rewritten = await runCapture(c.server, c.transcript, c.stateDir, withTask());
       expect(rewritten).toMatchObject({ sent: 2, inserted: 1, stopped: null });
 
       // Same size as before but different content from the first byte: also a rewrite.
-      const size = fs.statSync(transcript).size;
+      const size = fs.statSync(c.transcript).size;
       const resumed = JSON.stringify({ ...JSON.parse(compacted), uuid: 'u-0101-resumed' });
-      fs.writeFileSync(transcript, `${resumed}\n`.padEnd(size, ' '));
-      const third = await runCapture(server, transcript, stateDir, withTask());
+      fs.writeFileSync(c.transcript, `${resumed}\n`.padEnd(size, ' '));
+      const third = await runCapture(c.server, c.transcript, c.stateDir, withTask());
       expect(third).toMatchObject({ sent: 1, inserted: 1 });
 
       // The same first 4 KiB, and the same size, but the line just before the offset replaced (resume).
       const head = `${JSON.stringify({ type: 'summary', summary: 'x'.repeat(6000) })}\n`;
       const turnWith = (uuid: string) => `${JSON.stringify({ ...JSON.parse(compacted), uuid })}\n`;
-      fs.writeFileSync(transcript, `${head}${turnWith('u-0102-first')}`);
-      await runCapture(server, transcript, stateDir, withTask());
-      fs.writeFileSync(transcript, `${head}${turnWith('u-0103-other')}${turnWith('u-0104-next')}`);
-      const fourth = await runCapture(server, transcript, stateDir, withTask());
+      fs.writeFileSync(c.transcript, `${head}${turnWith('u-0102-first')}`);
+      await runCapture(c.server, c.transcript, c.stateDir, withTask());
+      fs.writeFileSync(c.transcript, `${head}${turnWith('u-0103-other')}${turnWith('u-0104-next')}`);
+      const fourth = await runCapture(c.server, c.transcript, c.stateDir, withTask());
       expect(fourth).toMatchObject({ sent: 2, inserted: 2 });
 
       const ids = (await turnsOfTask()).map((t) => t.sourceId);
@@ -146,15 +115,15 @@ describe.each(DIALECTS)('capture claude against a server ($dialect)', ({ dialect
     });
 
     it('captures two sessions on one task at once, and two runs on one transcript at once', async () => {
-      const otherTranscript = path.join(dir, 'other.jsonl');
+      const otherTranscript = path.join(c.dir, 'other.jsonl');
       const sessionB = fixture('claude-session.jsonl').replace(/"([usa])-00/g, '"$1-B00');
-      fs.writeFileSync(transcript, fixture('claude-session.jsonl'));
+      fs.writeFileSync(c.transcript, fixture('claude-session.jsonl'));
       fs.writeFileSync(otherTranscript, sessionB);
       const outcomes = await Promise.all([
-        runCapture(server, transcript, stateDir, withTask()),
-        runCapture(server, otherTranscript, stateDir, withTask()),
-        runCapture(server, transcript, stateDir, withTask()),
-        runCapture(server, otherTranscript, stateDir, withTask()),
+        runCapture(c.server, c.transcript, c.stateDir, withTask()),
+        runCapture(c.server, otherTranscript, c.stateDir, withTask()),
+        runCapture(c.server, c.transcript, c.stateDir, withTask()),
+        runCapture(c.server, otherTranscript, c.stateDir, withTask()),
       ]);
       expect(outcomes.map((o) => o.stopped)).toEqual([null, null, null, null]);
       // Runs on the same transcript take turns: the second finds nothing left to send.
@@ -163,23 +132,23 @@ describe.each(DIALECTS)('capture claude against a server ($dialect)', ({ dialect
       const ids = (await turnsOfTask()).map((t) => t.sourceId);
       expect(ids).toHaveLength(10);
       expect(ids.filter((id) => id.includes('-B00'))).toHaveLength(5);
-      const store = new StateStore(stateDir, systemClock);
-      expect((await store.read(transcript))?.offset).toBe(fs.statSync(transcript).size);
+      const store = new StateStore(c.stateDir, systemClock);
+      expect((await store.read(c.transcript))?.offset).toBe(fs.statSync(c.transcript).size);
       expect((await store.read(otherTranscript))?.offset).toBe(fs.statSync(otherTranscript).size);
-      expect(fs.readdirSync(stateDir).filter((f) => !f.endsWith('.json'))).toEqual([]);
+      expect(fs.readdirSync(c.stateDir).filter((f) => !f.endsWith('.json'))).toEqual([]);
     });
 
     it('loses nothing while the server is down: the next run sends it', async () => {
-      fs.writeFileSync(transcript, fixture('claude-session.jsonl'));
-      const down = { url: `http://127.0.0.1:${await freePort()}`, key: server.key };
+      fs.writeFileSync(c.transcript, fixture('claude-session.jsonl'));
+      const down = { url: `http://127.0.0.1:${await freePort()}`, key: c.server.key };
       const log = memoryLog();
-      const offline = await runCapture(down, transcript, stateDir, { ...withTask(), log });
+      const offline = await runCapture(down, c.transcript, c.stateDir, { ...withTask(), log });
       expect(offline).toMatchObject({ sent: 0, inserted: 0, offset: 0 });
       expect(offline.stopped).toMatch(/no answer/);
       expect(log.lines.join('\n')).toMatch(/error .*no answer.*next run/);
-      expect(log.lines.join('\n')).not.toContain(server.key);
+      expect(log.lines.join('\n')).not.toContain(c.server.key);
 
-      const online = await runCapture(server, transcript, stateDir, withTask());
+      const online = await runCapture(c.server, c.transcript, c.stateDir, withTask());
       expect(online).toMatchObject({ sent: 5, inserted: 5, stopped: null });
       expect((await turnsOfTask()).map((t) => t.sourceId)).toEqual(FIRST_TURNS);
     });
@@ -198,30 +167,35 @@ describe.each(DIALECTS)('capture claude against a server ($dialect)', ({ dialect
           }),
         );
       }
-      fs.writeFileSync(transcript, `${lines.join('\n')}\n`);
+      fs.writeFileSync(c.transcript, `${lines.join('\n')}\n`);
       // One batch of 230 would be refused with 400: all arriving shows the split.
-      const outcome = await runCapture(server, transcript, stateDir, withTask());
+      const outcome = await runCapture(c.server, c.transcript, c.stateDir, withTask());
       expect(outcome).toMatchObject({ sent: 230, inserted: 230, stopped: null });
       expect(await turnsOfTask()).toHaveLength(200); // the list's page size; the total is checked next
-      const detail = await server.t.request(
-        server.key,
+      const detail = await c.server.t.request(
+        c.server.key,
         'GET',
-        `/api/ext/v1/boards/${server.boardId}/tasks/${taskId}/turns/watermark`,
+        `/api/ext/v1/boards/${c.server.boardId}/tasks/${c.taskId}/turns/watermark`,
       );
       expect(detail.json().watermarks.claude.sourceId).toBe('bulk-229');
     });
 
     it('does not move the offset past a batch the server refused', async () => {
-      fs.writeFileSync(transcript, fixture('claude-session.jsonl'));
-      const first = await runCapture(server, transcript, stateDir, withTask());
-      fs.appendFileSync(transcript, fixture('claude-session-more.jsonl'));
+      fs.writeFileSync(c.transcript, fixture('claude-session.jsonl'));
+      const first = await runCapture(c.server, c.transcript, c.stateDir, withTask());
+      fs.appendFileSync(c.transcript, fixture('claude-session-more.jsonl'));
 
-      const readOnly = (await server.t.createKey({ [server.boardId]: 'read' })).key;
-      const refused = await runCapture({ url: server.url, key: readOnly }, transcript, stateDir, withTask());
+      const readOnly = (await c.server.t.createKey({ [c.server.boardId]: 'read' })).key;
+      const refused = await runCapture(
+        { url: c.server.url, key: readOnly },
+        c.transcript,
+        c.stateDir,
+        withTask(),
+      );
       expect(refused.stopped).toMatch(/HTTP 403 forbidden/);
       expect(refused.offset).toBe(first.offset);
 
-      const retried = await runCapture(server, transcript, stateDir, withTask());
+      const retried = await runCapture(c.server, c.transcript, c.stateDir, withTask());
       expect(retried).toMatchObject({ sent: 3, inserted: 3, stopped: null });
       expect((await turnsOfTask()).map((t) => t.sourceId)).toEqual([...FIRST_TURNS, ...MORE_TURNS]);
     });
@@ -229,10 +203,10 @@ describe.each(DIALECTS)('capture claude against a server ($dialect)', ({ dialect
     it('truncates content over 1 MiB with a visible marker', async () => {
       const big = 'é'.repeat(700_000); // 1.4 MB of UTF-8
       fs.writeFileSync(
-        transcript,
+        c.transcript,
         `${JSON.stringify({ type: 'assistant', uuid: 'a-big', timestamp: '2026-11-20T09:00:00.000Z', message: { role: 'assistant', content: [{ type: 'text', text: big }] } })}\n`,
       );
-      const outcome = await runCapture(server, transcript, stateDir, withTask());
+      const outcome = await runCapture(c.server, c.transcript, c.stateDir, withTask());
       expect(outcome).toMatchObject({ sent: 1, inserted: 1 });
       const [stored] = await turnsOfTask();
       expect(Buffer.byteLength(stored?.content ?? '', 'utf8')).toBeLessThanOrEqual(1024 * 1024);
@@ -241,29 +215,31 @@ describe.each(DIALECTS)('capture claude against a server ($dialect)', ({ dialect
     });
 
     it('finds the task from the git branch of cwd, trying each shortId-like word until one exists', async () => {
-      const repo = path.join(dir, 'repo');
+      const repo = path.join(c.dir, 'repo');
       fs.mkdirSync(path.join(repo, '.git'), { recursive: true });
-      fs.writeFileSync(path.join(repo, '.git', 'HEAD'), `ref: refs/heads/feature/settings-${shortId}\n`);
-      fs.writeFileSync(transcript, fixture('claude-session.jsonl'));
-      const input = { transcriptPath: transcript, sessionId: 's', cwd: repo, hookEventName: 'SessionEnd' };
-      const outcome = await runCapture(server, transcript, stateDir, { input });
+      fs.writeFileSync(path.join(repo, '.git', 'HEAD'), `ref: refs/heads/feature/settings-${c.shortId}\n`);
+      fs.writeFileSync(c.transcript, fixture('claude-session.jsonl'));
+      const input = { transcriptPath: c.transcript, sessionId: 's', cwd: repo, hookEventName: 'SessionEnd' };
+      const outcome = await runCapture(c.server, c.transcript, c.stateDir, { input });
       expect(outcome).toMatchObject({ sent: 5, stopped: null });
       expect(await turnsOfTask()).toHaveLength(5);
     });
 
     it('logs and sends nothing when the task is not found, the key is wrong or nothing is configured', async () => {
-      fs.writeFileSync(transcript, fixture('claude-session.jsonl'));
+      fs.writeFileSync(c.transcript, fixture('claude-session.jsonl'));
       const log = memoryLog();
-      expect(await runCapture(server, transcript, stateDir, { taskOption: 'zzzzzzzz', log })).toMatchObject({
+      expect(
+        await runCapture(c.server, c.transcript, c.stateDir, { taskOption: 'zzzzzzzz', log }),
+      ).toMatchObject({
         sent: 0,
         stopped: 'task not found',
       });
-      const badKey = await runCapture({ url: server.url, key: 'ak_wrong' }, transcript, stateDir, {
+      const badKey = await runCapture({ url: c.server.url, key: 'ak_wrong' }, c.transcript, c.stateDir, {
         ...withTask(),
         log,
       });
       expect(badKey.stopped).toMatch(/HTTP 401 invalid_key/);
-      const unset = await runCapture(server, transcript, stateDir, { ...withTask(), env: {}, log });
+      const unset = await runCapture(c.server, c.transcript, c.stateDir, { ...withTask(), env: {}, log });
       expect(unset.stopped).toBe('not configured');
       expect(log.lines.join('\n')).not.toContain('ak_wrong');
       expect(await turnsOfTask()).toEqual([]);

@@ -1,65 +1,41 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt, freePort } from '../support/built-server.js';
 import { captureCli } from './capture-process.js';
-import {
-  type CaptureServer,
-  fixture,
-  scratchDir,
-  startCaptureServer,
-  storedTurns,
-} from './capture-support.js';
+import { fixture, storedTurns, useCaptureCase } from './capture-support.js';
 
 /** `laneboard capture claude <args>` as Claude Code runs the hook. */
 const claudeCli = (args: string[], stdin: string | null, env: Record<string, string>) =>
   captureCli(['claude', ...args], stdin, env);
 
 describe('laneboard capture claude (the CLI process)', () => {
-  let server: CaptureServer;
-  let dir: string;
-  let stateDir: string;
-  let transcript: string;
-  let task: { taskId: string; shortId: string };
-
-  beforeAll(async () => {
-    ensureBuilt();
-    server = await startCaptureServer('sqlite');
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
-  beforeEach(async () => {
-    dir = scratchDir();
-    stateDir = path.join(dir, 'state');
-    transcript = path.join(dir, 'session.jsonl');
-    fs.writeFileSync(transcript, fixture('claude-session.jsonl'));
-    task = await server.newTask();
-  });
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  beforeAll(() => ensureBuilt());
+  const c = useCaptureCase('sqlite', { transcript: 'session.jsonl' });
+  beforeEach(() => fs.writeFileSync(c.transcript, fixture('claude-session.jsonl')));
 
   const hookJson = () =>
-    JSON.stringify({ session_id: 's-1', transcript_path: transcript, cwd: dir, hook_event_name: 'Stop' });
-  const log = () => fs.readFileSync(path.join(stateDir, 'capture.log'), 'utf8');
+    JSON.stringify({ session_id: 's-1', transcript_path: c.transcript, cwd: c.dir, hook_event_name: 'Stop' });
+  const log = () => fs.readFileSync(path.join(c.stateDir, 'capture.log'), 'utf8');
 
   it('sends the transcript as turns, exits 0 silently and logs without the key', async () => {
     const run = await claudeCli([], hookJson(), {
-      LANEBOARD_URL: server.url,
-      LANEBOARD_API_KEY: server.key,
-      LANEBOARD_TASK: task.shortId,
-      LANEBOARD_CAPTURE_STATE_DIR: stateDir,
+      LANEBOARD_URL: c.server.url,
+      LANEBOARD_API_KEY: c.server.key,
+      LANEBOARD_TASK: c.shortId,
+      LANEBOARD_CAPTURE_STATE_DIR: c.stateDir,
     });
     expect(run).toMatchObject({ code: 0, stdout: '', stderr: '' });
-    expect(await storedTurns(server, task.taskId)).toHaveLength(5);
+    expect(await storedTurns(c.server, c.taskId)).toHaveLength(5);
     expect(log()).toMatch(/info .*Stop session s-1: task \w{8}: 5 turns sent, 5 new/);
-    expect(log()).not.toContain(server.key);
+    expect(log()).not.toContain(c.server.key);
   });
 
   it('exits 0 with bad input: not JSON, no transcript_path, empty stdin, unknown options, a missing file', async () => {
     const env = {
-      LANEBOARD_URL: server.url,
-      LANEBOARD_API_KEY: server.key,
-      LANEBOARD_CAPTURE_STATE_DIR: stateDir,
+      LANEBOARD_URL: c.server.url,
+      LANEBOARD_API_KEY: c.server.key,
+      LANEBOARD_CAPTURE_STATE_DIR: c.stateDir,
     };
     const runs = await Promise.all([
       claudeCli([], 'this is not json', env),
@@ -67,8 +43,8 @@ describe('laneboard capture claude (the CLI process)', () => {
       claudeCli([], '', env),
       claudeCli(['--bogus', 'extra', '--task'], hookJson(), env),
       claudeCli(
-        ['--task', task.shortId],
-        JSON.stringify({ transcript_path: path.join(dir, 'gone.jsonl') }),
+        ['--task', c.shortId],
+        JSON.stringify({ transcript_path: path.join(c.dir, 'gone.jsonl') }),
         env,
       ),
     ]);
@@ -78,41 +54,41 @@ describe('laneboard capture claude (the CLI process)', () => {
     expect(log()).toMatch(/stdin is not a Claude Code hook JSON object/);
     expect(log()).toMatch(/no task found/);
     expect(log()).toMatch(/cannot read the transcript/);
-    expect(await storedTurns(server, task.taskId)).toEqual([]);
+    expect(await storedTurns(c.server, c.taskId)).toEqual([]);
   });
 
   it('exits 0 within its budget while the server is down, and the next run sends everything', async () => {
-    const base = { LANEBOARD_API_KEY: server.key, LANEBOARD_CAPTURE_STATE_DIR: stateDir };
-    const down = await claudeCli(['--task', task.shortId], hookJson(), {
+    const base = { LANEBOARD_API_KEY: c.server.key, LANEBOARD_CAPTURE_STATE_DIR: c.stateDir };
+    const down = await claudeCli(['--task', c.shortId], hookJson(), {
       ...base,
       LANEBOARD_URL: `http://127.0.0.1:${await freePort()}`,
     });
     expect(down).toMatchObject({ code: 0, stdout: '', stderr: '' });
     expect(log()).toMatch(/error .*no answer.*the rest waits for the next run/);
 
-    const up = await claudeCli(['--task', task.shortId], hookJson(), { ...base, LANEBOARD_URL: server.url });
+    const up = await claudeCli(['--task', c.shortId], hookJson(), { ...base, LANEBOARD_URL: c.server.url });
     expect(up).toMatchObject({ code: 0, stderr: '' });
-    expect(await storedTurns(server, task.taskId)).toHaveLength(5);
+    expect(await storedTurns(c.server, c.taskId)).toHaveLength(5);
   });
 
   it('Stop with last_assistant_message: the answer arrives with that run, and only once', async () => {
     const lines = fixture('claude-session.jsonl').split('\n').filter(Boolean);
-    fs.writeFileSync(transcript, `${lines.slice(0, 11).join('\n')}\n`);
+    fs.writeFileSync(c.transcript, `${lines.slice(0, 11).join('\n')}\n`);
     const answer = JSON.parse(lines[11] as string).message.content[0].text as string;
     const env = {
-      LANEBOARD_URL: server.url,
-      LANEBOARD_API_KEY: server.key,
-      LANEBOARD_TASK: task.shortId,
-      LANEBOARD_CAPTURE_STATE_DIR: stateDir,
+      LANEBOARD_URL: c.server.url,
+      LANEBOARD_API_KEY: c.server.key,
+      LANEBOARD_TASK: c.shortId,
+      LANEBOARD_CAPTURE_STATE_DIR: c.stateDir,
     };
     const stop = JSON.stringify({ ...JSON.parse(hookJson()), last_assistant_message: answer });
     expect(await claudeCli([], stop, env)).toMatchObject({ code: 0, stdout: '', stderr: '' });
-    expect((await storedTurns(server, task.taskId)).map((t) => t.content)).toContain(answer);
+    expect((await storedTurns(c.server, c.taskId)).map((t) => t.content)).toContain(answer);
 
-    fs.appendFileSync(transcript, `${lines.slice(11).join('\n')}\n`);
+    fs.appendFileSync(c.transcript, `${lines.slice(11).join('\n')}\n`);
     const end = JSON.stringify({ ...JSON.parse(hookJson()), hook_event_name: 'SessionEnd' });
     expect(await claudeCli([], end, env)).toMatchObject({ code: 0, stderr: '' });
-    const turns = await storedTurns(server, task.taskId);
+    const turns = await storedTurns(c.server, c.taskId);
     expect(turns).toHaveLength(5);
     expect(turns.filter((t) => t.content === answer)).toHaveLength(1);
     expect(log().trim().split('\n')).toEqual([
@@ -125,7 +101,7 @@ describe('laneboard capture claude (the CLI process)', () => {
 
   it('gives up on stdin that never closes and still exits 0 within the budget', async () => {
     const run = await claudeCli([], null, {
-      LANEBOARD_CAPTURE_STATE_DIR: stateDir,
+      LANEBOARD_CAPTURE_STATE_DIR: c.stateDir,
       LANEBOARD_CAPTURE_TIMEOUT: '500ms',
     });
     expect(run).toMatchObject({ code: 0, stderr: '' });

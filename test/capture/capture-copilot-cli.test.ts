@@ -1,62 +1,44 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt, freePort } from '../support/built-server.js';
 import { captureCli } from './capture-process.js';
-import {
-  type CaptureServer,
-  fixture,
-  scratchDir,
-  startCaptureServer,
-  storedTurns,
-} from './capture-support.js';
+import { fixture, storedTurns, useCaptureCase } from './capture-support.js';
 
 const SESSION = 'b8f1c2d3-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 
 describe('laneboard capture copilot and capture status (the CLI process)', () => {
-  let server: CaptureServer;
-  let dir: string;
-  let stateDir: string;
   let copilotHome: string;
   let eventLog: string;
-  let task: { taskId: string; shortId: string };
 
-  beforeAll(async () => {
-    ensureBuilt();
-    server = await startCaptureServer('sqlite');
+  beforeAll(() => ensureBuilt());
+  // Where Copilot CLI keeps the session's event log.
+  const c = useCaptureCase('sqlite', {
+    transcript: path.join('copilot-home', 'session-state', SESSION, 'events.jsonl'),
   });
-  afterAll(async () => {
-    await server?.close();
-  });
-  beforeEach(async () => {
-    dir = scratchDir();
-    stateDir = path.join(dir, 'state');
-    copilotHome = path.join(dir, 'copilot-home');
-    // Where Copilot CLI keeps the session's event log.
-    eventLog = path.join(copilotHome, 'session-state', SESSION, 'events.jsonl');
-    fs.mkdirSync(path.dirname(eventLog), { recursive: true });
+  beforeEach(() => {
+    copilotHome = path.join(c.dir, 'copilot-home');
+    eventLog = c.transcript;
     fs.writeFileSync(eventLog, fixture('copilot-events.jsonl'));
-    task = await server.newTask();
     // The project the agent works in names its task.
-    fs.mkdirSync(path.join(dir, 'project', '.laneboard'), { recursive: true });
-    fs.writeFileSync(path.join(dir, 'project', '.laneboard', 'task'), `${task.shortId}\n`);
+    fs.mkdirSync(path.join(c.dir, 'project', '.laneboard'), { recursive: true });
+    fs.writeFileSync(path.join(c.dir, 'project', '.laneboard', 'task'), `${c.shortId}\n`);
   });
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  const env = (url = server.url) => ({
+  const env = (url = c.server.url) => ({
     LANEBOARD_URL: url,
-    LANEBOARD_API_KEY: server.key,
-    LANEBOARD_CAPTURE_STATE_DIR: stateDir,
+    LANEBOARD_API_KEY: c.server.key,
+    LANEBOARD_CAPTURE_STATE_DIR: c.stateDir,
     COPILOT_HOME: copilotHome,
   });
   const hook = (name: string) =>
-    fixture(name).replace('TRANSCRIPT', eventLog).replace('/home/dev/shop', path.join(dir, 'project'));
-  const logLines = () => fs.readFileSync(path.join(stateDir, 'capture.log'), 'utf8').trim().split('\n');
+    fixture(name).replace('TRANSCRIPT', eventLog).replace('/home/dev/shop', path.join(c.dir, 'project'));
+  const logLines = () => fs.readFileSync(path.join(c.stateDir, 'capture.log'), 'utf8').trim().split('\n');
 
   it('agentStop, then sessionEnd (no transcriptPath: the log under COPILOT_HOME): each sends the new turns', async () => {
     const stop = await captureCli(['copilot'], hook('copilot-hook-agent-stop.json'), env());
     expect(stop).toEqual({ code: 0, stdout: '', stderr: '' });
-    expect((await storedTurns(server, task.taskId)).map((t) => t.sourceId)).toEqual([
+    expect((await storedTurns(c.server, c.taskId)).map((t) => t.sourceId)).toEqual([
       'e-0003-ask',
       'e-0006-text',
       'e-0009-tools',
@@ -66,24 +48,24 @@ describe('laneboard capture copilot and capture status (the CLI process)', () =>
     fs.appendFileSync(eventLog, fixture('copilot-events-more.jsonl'));
     const end = await captureCli(['copilot'], hook('copilot-hook-session-end.json'), env());
     expect(end).toEqual({ code: 0, stdout: '', stderr: '' });
-    const turns = await storedTurns(server, task.taskId);
+    const turns = await storedTurns(c.server, c.taskId);
     expect(turns).toHaveLength(7);
     expect(turns.every((t) => (t as { source?: string }).source === 'copilot')).toBe(true);
     expect(logLines()).toEqual([
       expect.stringMatching(
         new RegExp(
-          `info \\[\\d+\\] copilot agentStop session ${SESSION}: task ${task.shortId}: 4 turns sent, 4 new; offset`,
+          `info \\[\\d+\\] copilot agentStop session ${SESSION}: task ${c.shortId}: 4 turns sent, 4 new; offset`,
         ),
       ),
       expect.stringMatching(/copilot sessionEnd session .*: 3 turns sent, 3 new; offset/),
     ]);
-    expect(logLines().join('\n')).not.toContain(server.key);
+    expect(logLines().join('\n')).not.toContain(c.server.key);
   });
 
   it('takes VS Code’s Stop in the shared format; exits 0 with one log line on bad input', async () => {
     const vscode = await captureCli(['copilot'], hook('copilot-hook-vscode-stop.json'), env());
     expect(vscode).toEqual({ code: 0, stdout: '', stderr: '' });
-    expect(await storedTurns(server, task.taskId)).toHaveLength(4);
+    expect(await storedTurns(c.server, c.taskId)).toHaveLength(4);
 
     const runs = await Promise.all([
       captureCli(['copilot'], 'not json', env()),
@@ -100,11 +82,11 @@ describe('laneboard capture copilot and capture status (the CLI process)', () =>
   it('capture status: per transcript the task, the last turn sent and the last error; --json; --limit', async () => {
     const empty = await captureCli(['status'], null, env());
     expect(empty).toMatchObject({ code: 0, stderr: '' });
-    expect(empty.stdout).toBe(`No capture runs recorded in ${stateDir}.\n`);
+    expect(empty.stdout).toBe(`No capture runs recorded in ${c.stateDir}.\n`);
 
     await captureCli(['copilot'], hook('copilot-hook-agent-stop.json'), env());
     // A second session whose runs fail: the server is down.
-    const otherLog = path.join(dir, 'other', 'events.jsonl');
+    const otherLog = path.join(c.dir, 'other', 'events.jsonl');
     fs.mkdirSync(path.dirname(otherLog));
     fs.writeFileSync(otherLog, fixture('copilot-events.jsonl'));
     const down = `http://127.0.0.1:${await freePort()}`;
@@ -118,7 +100,7 @@ describe('laneboard capture copilot and capture status (the CLI process)', () =>
     // The failing transcript ran last: it comes first.
     expect(text.stdout.indexOf(otherLog)).toBeLessThan(text.stdout.indexOf(eventLog));
     expect(text.stdout).toMatch(
-      new RegExp(`${eventLog}\\n  source +copilot, session ${SESSION}\\n  task +${task.shortId}\\n`),
+      new RegExp(`${eventLog}\\n  source +copilot, session ${SESSION}\\n  task +${c.shortId}\\n`),
     );
     expect(text.stdout).toMatch(/last turn +e-0015-done \(assistant, captured 2026-11-20T09:00:20.000Z\)/);
     expect(text.stdout).toMatch(
@@ -132,7 +114,7 @@ describe('laneboard capture copilot and capture status (the CLI process)', () =>
       stateDir: string;
       transcripts: Array<Record<string, unknown>>;
     };
-    expect(parsed.stateDir).toBe(stateDir);
+    expect(parsed.stateDir).toBe(c.stateDir);
     expect(parsed.transcripts).toEqual([
       expect.objectContaining({
         transcriptPath: otherLog,

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { type CaptureOptions, type CaptureOutcome, captureClaude } from '../../src/capture/capture-claude.js';
 import { captureCopilot } from '../../src/capture/capture-copilot.js';
 import type { CaptureLog } from '../../src/capture/capture-log.js';
@@ -80,15 +81,64 @@ export function memoryLog(): CaptureLog & { lines: string[] } {
   };
 }
 
-/** One capture run as the hook would make it, with the test's server, task and state directory. */
-export function runCapture(
+/** What one capture test works with: filled in by the hooks `useCaptureCase` registers. */
+export interface CaptureCase {
+  server: CaptureServer;
+  /** The test's scratch directory, removed after it. */
+  dir: string;
+  /** `state` in the scratch directory: capture's state directory. */
+  stateDir: string;
+  /** The transcript (a Copilot event log for Copilot) in the scratch directory; the test writes it. */
+  transcript: string;
+  /** A task of the test's own, so it sees only its own turns. */
+  taskId: string;
+  shortId: string;
+}
+
+/**
+ * The set-up every capture suite shares: one server for the suite (none when `skip`), and per test a
+ * scratch directory and a new task. `transcript` is the transcript's path in the scratch directory (its
+ * folders are made).
+ */
+export function useCaptureCase(
+  dialect: Dialect,
+  { transcript, skip = false }: { transcript: string; skip?: boolean },
+): CaptureCase {
+  // Filled in by the hooks below, before any test reads it.
+  const c = {} as CaptureCase;
+  beforeAll(async () => {
+    if (skip) return;
+    c.server = await startCaptureServer(dialect);
+  });
+  afterAll(async () => {
+    await c.server?.close();
+  });
+  beforeEach(async () => {
+    if (skip) return;
+    c.dir = scratchDir();
+    c.transcript = path.join(c.dir, transcript);
+    fs.mkdirSync(path.dirname(c.transcript), { recursive: true });
+    c.stateDir = path.join(c.dir, 'state');
+    ({ taskId: c.taskId, shortId: c.shortId } = await c.server.newTask());
+  });
+  afterEach(() => {
+    if (c.dir) fs.rmSync(c.dir, { recursive: true, force: true });
+  });
+  return c;
+}
+
+type Capture = (options: CaptureOptions) => Promise<CaptureOutcome>;
+
+/** One run of `capture` with the test's server and state directory, as a hook would make it. */
+function runWith(
+  capture: Capture,
+  input: CaptureOptions['input'],
   server: { url: string; key: string },
-  transcriptPath: string,
   stateDir: string,
-  overrides: Partial<CaptureOptions> = {},
+  overrides: Partial<CaptureOptions>,
 ): Promise<CaptureOutcome> {
-  return captureClaude({
-    input: { transcriptPath, sessionId: 'test', cwd: null, hookEventName: 'Stop' },
+  return capture({
+    input,
     env: { LANEBOARD_URL: server.url, LANEBOARD_API_KEY: server.key },
     stateDir,
     clock: systemClock,
@@ -98,6 +148,17 @@ export function runCapture(
   });
 }
 
+/** One capture run as the hook would make it, with the test's server, task and state directory. */
+export function runCapture(
+  server: { url: string; key: string },
+  transcriptPath: string,
+  stateDir: string,
+  overrides: Partial<CaptureOptions> = {},
+): Promise<CaptureOutcome> {
+  const input = { transcriptPath, sessionId: 'test', cwd: null, hookEventName: 'Stop' };
+  return runWith(captureClaude, input, server, stateDir, overrides);
+}
+
 /** One `capture copilot` run as an agentStop hook would make it, on the event log `eventLog`. */
 export function runCopilot(
   server: { url: string; key: string },
@@ -105,13 +166,11 @@ export function runCopilot(
   stateDir: string,
   overrides: Partial<CaptureOptions> = {},
 ): Promise<CaptureOutcome> {
-  return captureCopilot({
-    input: { transcriptPath: eventLog, sessionId: 'copilot-test', cwd: null, hookEventName: 'agentStop' },
-    env: { LANEBOARD_URL: server.url, LANEBOARD_API_KEY: server.key },
-    stateDir,
-    clock: systemClock,
-    budgetMs: 10_000,
-    log: memoryLog(),
-    ...overrides,
-  });
+  const input = {
+    transcriptPath: eventLog,
+    sessionId: 'copilot-test',
+    cwd: null,
+    hookEventName: 'agentStop',
+  };
+  return runWith(captureCopilot, input, server, stateDir, overrides);
 }

@@ -1,20 +1,11 @@
 import fs from 'node:fs';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MappedLine } from '../../src/capture/batches.js';
 import { mapClaudeLine } from '../../src/capture/claude-transcript.js';
 import { answerHash, hookAnswerTurn, trackAnswers } from '../../src/capture/final-answer.js';
 import { parseHookInput } from '../../src/capture/hook-input.js';
 import { DIALECTS } from '../support/database.js';
-import {
-  type CaptureServer,
-  fixture,
-  memoryLog,
-  runCapture,
-  scratchDir,
-  startCaptureServer,
-  storedTurns,
-} from './capture-support.js';
+import { fixture, memoryLog, runCapture, storedTurns, useCaptureCase } from './capture-support.js';
 
 const LINES = fixture('claude-session.jsonl').split('\n').filter(Boolean);
 /** The transcript as Claude Code may have written it when `Stop` runs: the final answer not yet in it. */
@@ -80,35 +71,12 @@ describe('the final answer from the Stop hook (rules)', () => {
 });
 
 describe.each(DIALECTS)('the final answer from the Stop hook ($dialect)', ({ dialect, skip }) => {
-  let server: CaptureServer;
-  let dir: string;
-  let transcript: string;
-  let stateDir: string;
-  let taskId: string;
-  let shortId: string;
-
-  beforeAll(async () => {
-    if (skip) return;
-    server = await startCaptureServer(dialect);
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
-  beforeEach(async () => {
-    if (skip) return;
-    dir = scratchDir();
-    transcript = path.join(dir, 'session.jsonl');
-    stateDir = path.join(dir, 'state');
-    ({ taskId, shortId } = await server.newTask());
-  });
-  afterEach(() => {
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const c = useCaptureCase(dialect, { transcript: 'session.jsonl', skip });
 
   const stop = (message: string | null, event = 'Stop') => ({
-    taskOption: shortId,
+    taskOption: c.shortId,
     input: {
-      transcriptPath: transcript,
+      transcriptPath: c.transcript,
       sessionId: 's-1',
       cwd: null,
       hookEventName: event,
@@ -118,38 +86,38 @@ describe.each(DIALECTS)('the final answer from the Stop hook ($dialect)', ({ dia
 
   describe.skipIf(skip)('', () => {
     it('arrives with the Stop run, and its transcript line, written later, is not sent again', async () => {
-      fs.writeFileSync(transcript, BEFORE_ANSWER);
+      fs.writeFileSync(c.transcript, BEFORE_ANSWER);
       const log = memoryLog();
-      const first = await runCapture(server, transcript, stateDir, { ...stop(ANSWER), log });
+      const first = await runCapture(c.server, c.transcript, c.stateDir, { ...stop(ANSWER), log });
       expect(first).toMatchObject({ sent: 5, inserted: 5, stopped: null });
       expect(log.lines).toEqual([
         expect.stringMatching(/5 turns sent \(the final answer from the hook input\), 5 new/),
       ]);
-      const afterStop = await storedTurns(server, taskId);
+      const afterStop = await storedTurns(c.server, c.taskId);
       expect(afterStop.at(-1)).toMatchObject({
         role: 'assistant',
         content: ANSWER,
         sourceId: expect.stringMatching(/^stop:s-1:/),
       });
 
-      fs.appendFileSync(transcript, REST);
-      const end = await runCapture(server, transcript, stateDir, stop(null, 'SessionEnd'));
+      fs.appendFileSync(c.transcript, REST);
+      const end = await runCapture(c.server, c.transcript, c.stateDir, stop(null, 'SessionEnd'));
       expect(end).toMatchObject({ sent: 0, stopped: null });
-      const turns = await storedTurns(server, taskId);
+      const turns = await storedTurns(c.server, c.taskId);
       expect(turns).toHaveLength(5);
       expect(turns.filter((t) => t.content === ANSWER)).toHaveLength(1);
     });
 
     it('is not sent twice when the transcript already holds it, or when Stop runs again', async () => {
-      fs.writeFileSync(transcript, fixture('claude-session.jsonl'));
+      fs.writeFileSync(c.transcript, fixture('claude-session.jsonl'));
       // Claude Code's text and ours may differ in whitespace only.
       const echoed = ANSWER.replace(/ /g, '  ');
-      expect(await runCapture(server, transcript, stateDir, stop(echoed))).toMatchObject({
+      expect(await runCapture(c.server, c.transcript, c.stateDir, stop(echoed))).toMatchObject({
         sent: 5,
         inserted: 5,
       });
-      expect(await runCapture(server, transcript, stateDir, stop(echoed))).toMatchObject({ sent: 0 });
-      const turns = await storedTurns(server, taskId);
+      expect(await runCapture(c.server, c.transcript, c.stateDir, stop(echoed))).toMatchObject({ sent: 0 });
+      const turns = await storedTurns(c.server, c.taskId);
       expect(turns.map((t) => t.sourceId).at(-1)).toBe('a-0011-done');
       expect(turns).toHaveLength(5);
     });
@@ -157,21 +125,24 @@ describe.each(DIALECTS)('the final answer from the Stop hook ($dialect)', ({ dia
     it('is sent again when the same words answer a later prompt', async () => {
       // The hook's answer is stamped with the time of the run: runs at the transcript's time keep the order.
       const clockAt = (iso: string) => ({ clock: { now: () => Date.parse(iso) } });
-      fs.writeFileSync(transcript, BEFORE_ANSWER);
-      await runCapture(server, transcript, stateDir, { ...stop(ANSWER), ...clockAt('2026-11-20T09:00:30Z') });
+      fs.writeFileSync(c.transcript, BEFORE_ANSWER);
+      await runCapture(c.server, c.transcript, c.stateDir, {
+        ...stop(ANSWER),
+        ...clockAt('2026-11-20T09:00:30Z'),
+      });
       const ask = JSON.stringify({
         type: 'user',
         uuid: 'u-0100-again',
         timestamp: '2026-11-20T09:10:00.000Z',
         message: { role: 'user', content: 'And the other test?' },
       });
-      fs.appendFileSync(transcript, `${REST}${ask}\n`);
-      const again = await runCapture(server, transcript, stateDir, {
+      fs.appendFileSync(c.transcript, `${REST}${ask}\n`);
+      const again = await runCapture(c.server, c.transcript, c.stateDir, {
         ...stop(ANSWER),
         ...clockAt('2026-11-20T09:10:30Z'),
       });
       expect(again).toMatchObject({ sent: 2, inserted: 2 });
-      const turns = await storedTurns(server, taskId);
+      const turns = await storedTurns(c.server, c.taskId);
       expect(turns.map((t) => t.sourceId).slice(-2)).toEqual([
         'u-0100-again',
         expect.stringMatching(/^stop:s-1:/),
