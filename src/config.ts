@@ -25,6 +25,8 @@ export interface Config {
   assetMaxBytes: number;
   /** Activities older than this are deleted (LANEBOARD_ACTIVITY_RETENTION). */
   activityRetentionMs: number;
+  /** Read notifications, and unread ones after a longer bound, older than these are deleted. */
+  notificationRetention: { readMs: number; unreadMs: number };
   logLevel: string;
   /** Fastify `trustProxy`: which proxies' X-Forwarded-For to believe for the client address. */
   trustProxy: boolean | number | string[];
@@ -175,12 +177,32 @@ export function loadConfig(env: Env = process.env): Config {
     assetMaxBytes: integer(env, 'LANEBOARD_ASSET_MAX_BYTES', 10 * 1024 * 1024, 1, 1024 * 1024 * 1024),
     // At least a day: the activity stream resumes from any cursor within it (docs/api.md).
     activityRetentionMs: duration(env, 'LANEBOARD_ACTIVITY_RETENTION', '720h', 24 * 3_600_000),
+    notificationRetention: notificationRetention(env),
     logLevel,
     trustProxy: trustProxy(env, 'LANEBOARD_TRUST_PROXY'),
     sessionTtlMs: duration(env, 'LANEBOARD_SESSION_TTL', '14d', 60_000),
     metricsToken,
     ...singleSignOn(env),
   };
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * LANEBOARD_NOTIFICATION_RETENTION (read ones, default 90 days) and ..._UNREAD_RETENTION (default 180
+ * days, or the read retention when that is longer): at least a day each, unread never shorter than read.
+ */
+function notificationRetention(env: Env): { readMs: number; unreadMs: number } {
+  const readMs = duration(env, 'LANEBOARD_NOTIFICATION_RETENTION', '90d', DAY_MS);
+  const unreadName = 'LANEBOARD_NOTIFICATION_UNREAD_RETENTION';
+  const unreadMs = duration(env, unreadName, formatDuration(Math.max(readMs, 180 * DAY_MS)), DAY_MS);
+  if (unreadMs < readMs) {
+    throw new ConfigError(
+      unreadName,
+      `must be at least LANEBOARD_NOTIFICATION_RETENTION (${formatDuration(readMs)}): unread notifications are kept at least as long as read ones, got "${text(env, unreadName)}"`,
+    );
+  }
+  return { readMs, unreadMs };
 }
 
 const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;

@@ -144,11 +144,13 @@ export function serviceOptions(config: Config, options: ConsoleRuntimeOptions): 
  */
 export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const { log, clock, database, ownsDatabase, secrets, masterKey } = await openFoundation(config, options);
-  const [{ ChangeFeed }, { WebhookHistoryRetention }, { NotificationFeed }] = await Promise.all([
-    import('./live/change-feed.js'),
-    import('./webhooks/webhook-history-retention.js'),
-    import('./live/notification-feed.js'),
-  ]);
+  const [{ ChangeFeed }, { WebhookHistoryRetention }, { NotificationFeed }, { NotificationRetention }] =
+    await Promise.all([
+      import('./live/change-feed.js'),
+      import('./webhooks/webhook-history-retention.js'),
+      import('./live/notification-feed.js'),
+      import('./domain/notifications/notification-retention.js'),
+    ]);
 
   const dispatcherSettings = {
     timeoutMs: config.webhooks.timeoutMs,
@@ -232,6 +234,14 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     log,
     retentionMs: config.activityRetentionMs,
   });
+  const notificationRetention = new NotificationRetention({
+    database,
+    clock,
+    log,
+    readRetentionMs: config.notificationRetention.readMs,
+    unreadRetentionMs: config.notificationRetention.unreadMs,
+    onInboxChanged: inboxChanged,
+  });
 
   let closed = false;
   return {
@@ -250,6 +260,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       dispatcher.start();
       webhookRetention.start();
       activityRetention.start();
+      notificationRetention.start();
     },
     async close() {
       if (closed) return;
@@ -258,6 +269,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       await dispatcher.stop();
       await webhookRetention.stop();
       await activityRetention.stop();
+      await notificationRetention.stop();
       await changeFeed.stop();
       await inboxFeed.stop();
       metrics?.close();

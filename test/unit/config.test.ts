@@ -35,6 +35,7 @@ describe('loadConfig defaults', () => {
       },
       assetMaxBytes: 10_485_760,
       activityRetentionMs: 720 * 3_600_000,
+      notificationRetention: { readMs: 90 * 86_400_000, unreadMs: 180 * 86_400_000 },
       logLevel: 'info',
       trustProxy: false,
       sessionTtlMs: 14 * 24 * 3_600_000,

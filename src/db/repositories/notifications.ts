@@ -202,3 +202,47 @@ export async function mutedBoards(
     .orderBy('b.name')
     .execute();
 }
+
+/**
+ * Retention: deletes up to `limit` read notifications (of anyone) created before `before`; returns how
+ * many. One short statement per batch, oldest first (a partial index, migration 022).
+ */
+export async function deleteReadNotificationsBefore(
+  db: Executor,
+  before: string,
+  limit: number,
+): Promise<number> {
+  const result = await db
+    .deleteFrom('notifications')
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('notifications')
+        .select('id')
+        .where('created_at', '<', before)
+        .where('read_at', 'is not', null)
+        .limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Retention: deletes up to `limit` unread notifications created before `before`; returns whose they were. */
+export async function deleteUnreadNotificationsBefore(
+  db: Executor,
+  before: string,
+  limit: number,
+): Promise<string[]> {
+  const rows = await db
+    .deleteFrom('notifications')
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('notifications')
+        .select('id')
+        .where('created_at', '<', before)
+        .where('read_at', 'is', null)
+        .limit(limit),
+    )
+    .returning('person_id')
+    .execute();
+  return rows.map((r) => r.person_id);
+}
