@@ -4,6 +4,7 @@ import { ApiKeyService } from './domain/api-keys/api-key-service.js';
 import { AssetService, type AssetServiceOptions } from './domain/assets/asset-service.js';
 import { BoardService } from './domain/boards/board-service.js';
 import { BoardViewService } from './domain/boards/board-view-service.js';
+import { TagColorService } from './domain/boards/tag-color-service.js';
 import { CommentService } from './domain/comments/comment-service.js';
 import { IdempotencyService } from './domain/idempotency/idempotency-service.js';
 import { LaneService } from './domain/lanes/lane-service.js';
@@ -80,6 +81,7 @@ export function createDomainServices(deps: ServiceDeps, options: ServiceOptions 
     notifications: new NotificationService(deps, options.notifications),
     idempotency: new IdempotencyService(deps),
     boardView: new BoardViewService(deps),
+    tagColors: new TagColorService(deps),
     webhooks,
     sessions,
     people,

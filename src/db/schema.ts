@@ -254,6 +254,15 @@ export interface DB {
   oidc_identities: OidcIdentitiesTable;
   notifications: NotificationsTable;
   board_mutes: BoardMutesTable;
+  board_tag_colors: BoardTagColorsTable;
+}
+
+/** A tag colour chosen on a board (migration 019); tags without a row show their derived colour. */
+export interface BoardTagColorsTable {
+  board_id: string;
+  tag: string;
+  color: string;
+  updated_at: string;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

@@ -112,7 +112,12 @@ export async function resolveTask(
   const boards =
     boardRef !== undefined
       ? [await resolveBoard(ctx, boardRef)]
-      : (await listBoards(ctx)).map((b) => ({ id: b.id, name: b.name, lanes: [] as LaneSummary[] }));
+      : (await listBoards(ctx)).map((b) => ({
+          id: b.id,
+          name: b.name,
+          lanes: [] as LaneSummary[],
+          tagColors: [],
+        }));
   for (const board of boards) {
     let taskId: string | undefined;
     if (key.startsWith('task_')) {

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Timestamp } from './common.js';
 import { LIMITS } from './limits.js';
+import { TagColorEntry } from './tag-colors.js';
 import { RequiredText } from './text.js';
 
 export const Permission = Type.Union([Type.Literal('read'), Type.Literal('edit')]);
@@ -18,6 +19,10 @@ export const BoardDetail = Type.Object(
     id: Type.String(),
     name: Type.String(),
     lanes: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), taskCount: Type.Integer() })),
+    tagColors: Type.Array(TagColorEntry, {
+      description:
+        "The tag colours chosen in the board's web UI, by tag. A tag not listed shows a colour derived from its name.",
+    }),
   },
   {
     examples: [
@@ -28,6 +33,7 @@ export const BoardDetail = Type.Object(
           { id: 'lane_9xQe2LmT', name: 'Todo', taskCount: 3 },
           { id: 'lane_Vb7Rk1Pz', name: 'Done', taskCount: 12 },
         ],
+        tagColors: [{ tag: 'bug', color: 'red' }],
       },
     ],
   },

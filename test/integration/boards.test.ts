@@ -59,7 +59,7 @@ describeEachDialect('boards', (dialect) => {
     expect(list.json().data).toContainEqual({ id: board.id, name: 'Roadmap', permission: 'edit' });
 
     const detail = await t.request(key, 'GET', `${API}/boards/${board.id}`);
-    expect(detail.json()).toEqual({ data: { id: board.id, name: 'Roadmap', lanes: [] } });
+    expect(detail.json()).toEqual({ data: { id: board.id, name: 'Roadmap', lanes: [], tagColors: [] } });
 
     // The automatic grant is edit: the creating key may add lanes and delete the board.
     expect((await t.request(key, 'POST', `${API}/boards/${board.id}/lanes`, { name: 'L' })).statusCode).toBe(
@@ -149,6 +149,7 @@ describeEachDialect('boards', (dialect) => {
         { id: todo, name: 'Todo', taskCount: 2 },
         { id: doing, name: 'Doing', taskCount: 1 },
       ],
+      tagColors: [],
     });
   });
 

@@ -7,21 +7,26 @@ export { WEBHOOK_EVENT_TYPES };
 /**
  * Every kind of change, in one list: the specification's 14 event types, then the asset and reaction
  * types of the contract (which webhooks receive only through `["*"]`), then the web UI's board rename
- * (never delivered: only UI changes make it), and a batch of captured turns (never delivered: turns
- * fire no events; recorded so the board shows the agent at work, live). The webhook lists live in the
- * schemas, which the document and validation are built from.
+ * and tag colour choice (never delivered: only UI changes make them), and a batch of captured turns
+ * (never delivered: turns fire no events; recorded so the board shows the agent at work, live). The
+ * webhook lists live in the schemas, which the document and validation are built from.
  */
 export const ACTIVITY_TYPES = [
   ...WEBHOOK_EVENT_TYPES,
   ...WILDCARD_ONLY_EVENT_TYPES,
   'board.updated',
+  'tag.color_changed',
   'turns.captured',
 ] as const;
 
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 
 /** Activities that no webhook receives, whoever makes them (not even through `["*"]`). */
-export const UNDELIVERED_TYPES: ReadonlySet<ActivityType> = new Set(['board.updated', 'turns.captured']);
+export const UNDELIVERED_TYPES: ReadonlySet<ActivityType> = new Set([
+  'board.updated',
+  'tag.color_changed',
+  'turns.captured',
+]);
 
 /** What a service records about one change. */
 export interface ActivityInput {

@@ -9,6 +9,7 @@ import {
 } from '../../db/repositories/boards.js';
 import { listLanesWithTaskCounts } from '../../db/repositories/lanes.js';
 import { lockRow } from '../../db/repositories/locks.js';
+import { listTagColors } from '../../db/repositories/tag-colors.js';
 import { newId } from '../../lib/ids.js';
 import { isoNow } from '../../lib/time.js';
 import { requireBoardPermission } from '../access.js';
@@ -28,6 +29,8 @@ export interface BoardDetail {
   id: string;
   name: string;
   lanes: Array<{ id: string; name: string; taskCount: number }>;
+  /** The tag colours chosen on the board, by tag (others show their derived colour). */
+  tagColors: Array<{ tag: string; color: string }>;
 }
 
 export interface Board {
@@ -74,7 +77,11 @@ export class BoardService {
     const db = this.deps.database.kysely;
     const board = await findBoard(db, boardId);
     if (!board) throw notFound('Board');
-    return { id: board.id, name: board.name, lanes: await listLanesWithTaskCounts(db, boardId) };
+    const [lanes, tagColors] = await Promise.all([
+      listLanesWithTaskCounts(db, boardId),
+      listTagColors(db, boardId),
+    ]);
+    return { id: board.id, name: board.name, lanes, tagColors };
   }
 
   /**

@@ -1,4 +1,5 @@
 import { readBoardView, readSnapshot } from '../../db/repositories/board-view.js';
+import { listTagColors } from '../../db/repositories/tag-colors.js';
 import { requireBoardPermission } from '../access.js';
 import type { Actor } from '../actor.js';
 import { notFound } from '../errors.js';
@@ -12,6 +13,8 @@ export interface BoardView {
   lanes: Array<LaneView & { taskCount: number }>;
   /** Ordered by lane, then position (archived ones, when asked for, last within their lane). */
   tasks: Card[];
+  /** The tag colours chosen on the board, by tag (others show their derived colour). */
+  tagColors: Array<{ tag: string; color: string }>;
   /**
    * The newest activity of the board this snapshot includes: open the live stream after it
    * (`?after=` or `Last-Event-ID`) to receive every later change.
@@ -26,10 +29,16 @@ export class BoardViewService {
   async getView(actor: Actor, boardId: string, options: { archived?: boolean } = {}): Promise<BoardView> {
     requireBoardPermission(actor, boardId, 'read');
     const since = agentSince(this.deps.clock.now());
-    const rows = await readSnapshot(this.deps.database, (db) =>
-      readBoardView(db, { boardId, includeArchived: options.archived === true, agentSince: since }),
-    );
-    if (!rows) throw notFound('Board');
+    const read = await readSnapshot(this.deps.database, async (db) => {
+      const board = await readBoardView(db, {
+        boardId,
+        includeArchived: options.archived === true,
+        agentSince: since,
+      });
+      return board && { board, tagColors: await listTagColors(db, boardId) };
+    });
+    if (!read) throw notFound('Board');
+    const rows = read.board;
     const tasks = toCards(rows);
     const laneCounts = new Map<string, number>();
     for (const card of tasks) {
@@ -44,6 +53,7 @@ export class BoardViewService {
       },
       lanes: rows.lanes.map((lane) => ({ ...toLaneView(lane), taskCount: laneCounts.get(lane.id) ?? 0 })),
       tasks,
+      tagColors: read.tagColors,
       activityId: rows.activityId,
     };
   }

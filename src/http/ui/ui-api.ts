@@ -9,6 +9,7 @@ import { oidcRoutes, type SingleSignOn } from './oidc-routes.js';
 import { peopleRoutes } from './people-routes.js';
 import { uiSearchRoutes } from './search-routes.js';
 import { settingsRoutes } from './settings-routes.js';
+import { tagColorRoutes } from './tag-color-routes.js';
 import type { UiServices } from './ui-services.js';
 import { uiSession } from './ui-session.js';
 
@@ -41,6 +42,7 @@ export async function uiApi(
   await app.register(agentRoutes, { agents: services.agents, keyConsole: services.keyConsole });
   await app.register(uiBoardRoutes, { services });
   await app.register(uiSearchRoutes, { search: services.search });
+  await app.register(tagColorRoutes, { tagColors: services.tagColors });
   await app.register(notificationRoutes, {
     notifications: services.notifications,
     inboxFeed: services.inboxFeed,

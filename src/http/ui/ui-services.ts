@@ -3,6 +3,7 @@ import type { AgentService } from '../../domain/agents/agent-service.js';
 import type { AssetService } from '../../domain/assets/asset-service.js';
 import type { BoardService } from '../../domain/boards/board-service.js';
 import type { BoardViewService } from '../../domain/boards/board-view-service.js';
+import type { TagColorService } from '../../domain/boards/tag-color-service.js';
 import type { CommentService } from '../../domain/comments/comment-service.js';
 import type { LaneService } from '../../domain/lanes/lane-service.js';
 import type { NotificationService } from '../../domain/notifications/notification-service.js';
@@ -32,6 +33,7 @@ export interface UiServices {
   agents: AgentService;
   boards: BoardService;
   boardView: BoardViewService;
+  tagColors: TagColorService;
   boardEvents: BoardEventsService;
   lanes: LaneService;
   tasks: TaskService;
