@@ -1,0 +1,82 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PgListener } from '../../src/db/pg-listener.js';
+import { TEST_DATABASE_URL } from '../support/database.js';
+
+/*
+ * A LISTEN connection that PostgreSQL ends (a restart, a failover, an administrator's
+ * pg_terminate_backend) is replaced, the owner is told it reconnected (to catch up on what it missed),
+ * and notifications reach it again. PostgreSQL only: reported as skipped without TEST_DATABASE_URL.
+ */
+const CHANNEL = `laneboard_listener_test_${process.pid}`;
+
+describe.skipIf(TEST_DATABASE_URL === null)('PostgreSQL LISTEN connection lost and replaced', () => {
+  let pool: pg.Pool;
+  beforeAll(() => {
+    pool = new pg.Pool({ connectionString: TEST_DATABASE_URL as string, max: 2 });
+  });
+  afterAll(async () => {
+    await pool.end();
+  });
+
+  /** Resolves with the next value pushed to it (values pushed before being asked wait in order). */
+  function queue<T>() {
+    const waiting: T[] = [];
+    const takers: Array<(value: T) => void> = [];
+    return {
+      push(value: T) {
+        const taker = takers.shift();
+        if (taker) taker(value);
+        else waiting.push(value);
+      },
+      next(): Promise<T> {
+        const value = waiting.shift();
+        if (value !== undefined) return Promise.resolve(value);
+        return new Promise((resolve) => takers.push(resolve));
+      },
+    };
+  }
+
+  /** The backends whose last statement was our LISTEN (an ended one may linger for a moment). */
+  const listenerPids = async (): Promise<number[]> => {
+    const { rows } = await pool.query<{ pid: number }>(
+      'select pid from pg_stat_activity where query = $1 and pid <> pg_backend_pid()',
+      [`LISTEN ${CHANNEL}`],
+    );
+    return rows.map((row) => row.pid);
+  };
+
+  it('reconnects, tells its owner it did, and hears notifications again', async () => {
+    const payloads = queue<string>();
+    const connections = queue<boolean>();
+    const warnings: string[] = [];
+    const listener = new PgListener(
+      pool,
+      CHANNEL,
+      (payload) => payloads.push(payload),
+      { warn: (_detail, message) => warnings.push(message) },
+      (reconnected) => connections.push(reconnected),
+    );
+    listener.start();
+    try {
+      expect(await connections.next()).toBe(false);
+      await pool.query('select pg_notify($1, $2)', [CHANNEL, 'before']);
+      expect(await payloads.next()).toBe('before');
+
+      const [pid, ...others] = await listenerPids();
+      expect(pid).toBeTypeOf('number');
+      expect(others).toEqual([]);
+      await pool.query('select pg_terminate_backend($1)', [pid]);
+
+      expect(await connections.next()).toBe(true);
+      expect(warnings).toEqual(['LISTEN connection lost']);
+      expect((await listenerPids()).filter((other) => other !== pid)).toHaveLength(1);
+      await pool.query('select pg_notify($1, $2)', [CHANNEL, 'after']);
+      expect(await payloads.next()).toBe('after');
+    } finally {
+      await listener.stop();
+    }
+    // The stopped listener's backend goes away (as it ends, asynchronously: looked at until it has).
+    while ((await listenerPids()).length > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+  });
+});
