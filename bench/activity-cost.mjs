@@ -12,18 +12,15 @@
 //   BENCH_ROUNDS=31 BENCH_CREATES=300                                   defaults (inject)
 //   BENCH_MODE=http BENCH_SECONDS=3 BENCH_CONNECTIONS=32                defaults (http)
 import { execFile } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
 import { pino } from 'pino';
 import { buildApp } from '../dist/app.js';
-import { loadConfig } from '../dist/config.js';
 import { CLI_OPERATOR } from '../dist/domain/actor.js';
 import { createRuntime } from '../dist/runtime.js';
 import { createServices } from '../dist/services.js';
 import { BoardWebhooks } from '../dist/webhooks/board-webhooks.js';
 import { WebhookFanOut } from '../dist/webhooks/outbox.js';
+import { benchDatabase, NO_RATE_LIMIT } from './support/bench-database.mjs';
 
 const mode = process.env.BENCH_MODE ?? 'inject';
 // Many short rounds: a round that a checkpoint or a collection lands in moves the median less.
@@ -31,25 +28,8 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? (mode === 'http' ? 7 : 31));
 const creates = Number(process.env.BENCH_CREATES ?? 300);
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const databaseUrl = process.env.BENCH_DATABASE_URL ?? null;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-activity-bench-'));
-let schema = null;
-let url = null;
-if (databaseUrl) {
-  schema = `bench_act_${process.pid}`;
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  await client.query(`create schema ${schema}`);
-  await client.end();
-  const u = new URL(databaseUrl);
-  u.searchParams.set('options', `-c search_path=${schema}`);
-  url = u.toString();
-}
-const config = {
-  ...loadConfig({ LANEBOARD_DATA_DIR: dataDir }),
-  databaseUrl: url,
-  secretKey: 'bench-master-key-0123456789abcdef0123456789',
-};
+const bench = await benchDatabase('activity');
+const { databaseUrl, config } = bench;
 const runtime = await createRuntime(config, { migrations: 'apply', log: pino({ level: 'silent' }) });
 const fanOut = new WebhookFanOut(() => {}, new BoardWebhooks(runtime.database));
 // "Before": no activity row; only the webhook matching the event recorder used to do.
@@ -77,12 +57,12 @@ const apps = {
   before: await buildApp({
     database: runtime.database,
     services: before,
-    rateLimit: { max: 1e9, windowMs: 60_000 },
+    rateLimit: NO_RATE_LIMIT,
   }),
   after: await buildApp({
     database: runtime.database,
     services: runtime.services,
-    rateLimit: { max: 1e9, windowMs: 60_000 },
+    rateLimit: NO_RATE_LIMIT,
   }),
 };
 const { key } = await runtime.services.apiKeys.createKey(CLI_OPERATOR, {
@@ -209,10 +189,4 @@ console.log(JSON.stringify(result));
 await apps.before.close();
 await apps.after.close();
 await runtime.close();
-fs.rmSync(dataDir, { recursive: true, force: true });
-if (schema) {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  await client.query(`drop schema ${schema} cascade`);
-  await client.end();
-}
+await bench.drop();

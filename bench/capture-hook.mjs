@@ -8,31 +8,18 @@
 //   npm run build && node bench/capture-hook.mjs       # BENCH_RUNS=15 by default
 //
 // Exits 1 when a target is missed.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { BIN, cleanEnv as env, printTimes, ROOT, timeCases, timeRun } from './support/cli-timing.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const BIN = path.join(ROOT, 'bin/laneboard.js');
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const TURNS = 20;
-const GNU_TIME = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-capture-hook-'));
 let server = null;
-
-/** This process's environment without Laneboard settings, plus `extra`. */
-function env(extra) {
-  const clean = Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([name]) => !/^(LANEBOARD_|DATABASE_URL$|PORT$|COPILOT_HOME$)/.test(name),
-    ),
-  );
-  return { ...clean, ...extra };
-}
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -43,26 +30,6 @@ function freePort() {
       probe.close(() => resolve(port));
     });
   });
-}
-
-/** One run: elapsed ms from spawn to exit, and CPU ms (null without GNU time). */
-function timeRun(args, options) {
-  const [file, argv] = GNU_TIME
-    ? [GNU_TIME, ['-f', 'cpu %U %S', process.execPath, ...args]]
-    : [process.execPath, args];
-  const started = process.hrtime.bigint();
-  const result = spawnSync(file, argv, { cwd: ROOT, encoding: 'utf8', ...options });
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  if (result.status !== 0)
-    throw new Error(`node ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
-  const cpu = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(result.stderr);
-  return { ms, cpuMs: cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : null };
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 /** `count` Copilot session events (user and assistant messages, alternating) with ids unique to `tag`. */
@@ -159,7 +126,8 @@ try {
     cwd: dir,
     hook_event_name: 'Stop',
   });
-  const capture = (agent, input) => timeRun([BIN, 'capture', agent], { env: captureEnv, input });
+  const capture = (agent, input) =>
+    timeRun(process.execPath, [BIN, 'capture', agent], { env: captureEnv, input });
   // Send what is there, and resolve the task once for each log (later runs use the state).
   capture('copilot', copilotHook(idleLog));
   capture('claude', claudeHook);
@@ -167,7 +135,7 @@ try {
 
   let batch = 0;
   const cases = [
-    { name: 'node -e 0 (baseline)', run: () => timeRun(['-e', '0'], { env: env({}) }) },
+    { name: 'node -e 0 (baseline)', run: () => timeRun(process.execPath, ['-e', '0'], { env: env({}) }) },
     {
       name: 'capture copilot, nothing new',
       target: 300,
@@ -184,9 +152,7 @@ try {
       },
     },
   ];
-  for (const c of cases) c.run(); // warm-up: file system cache
-  const times = new Map(cases.map((c) => [c, []]));
-  for (let round = 0; round < RUNS; round++) for (const c of cases) times.get(c).push(c.run());
+  const times = timeCases(cases, RUNS);
 
   // Every run did what it was timed for: one log line each, and all the turns stored once.
   const log = fs.readFileSync(path.join(stateDir, 'capture.log'), 'utf8').trim().split('\n');
@@ -197,39 +163,7 @@ try {
   const watermark = await api(base, key, 'GET', `/boards/${board.id}/tasks/${task.id}/turns?limit=1`);
   if (!Array.isArray(watermark)) throw new Error('turns were not listed');
 
-  const baseline = median(times.get(cases[0]).map((t) => t.ms));
-  let missed = false;
-  console.log(
-    `node ${process.version}, ${os.cpus().length} CPUs, load ${os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}, ${RUNS} runs each`,
-  );
-  console.log(
-    'case'.padEnd(36),
-    'median ms'.padStart(10),
-    'min ms'.padStart(8),
-    'over node -e 0'.padStart(15),
-    'CPU ms'.padStart(8),
-    '  target',
-  );
-  for (const c of cases) {
-    const ms = times.get(c).map((t) => t.ms);
-    const cpu = times.get(c).map((t) => t.cpuMs);
-    const m = median(ms);
-    const verdict = c.target ? (m < c.target ? `< ${c.target} ok` : `>= ${c.target} MISSED`) : '';
-    if (c.target && m >= c.target) missed = true;
-    console.log(
-      c.name.padEnd(36),
-      m.toFixed(0).padStart(10),
-      Math.min(...ms)
-        .toFixed(0)
-        .padStart(8),
-      (c === cases[0] ? '' : `+${(m - baseline).toFixed(0)}`).padStart(15),
-      (cpu[0] === null ? '-' : median(cpu).toFixed(0)).padStart(8),
-      ` ${verdict}`,
-    );
-  }
+  const missed = printTimes(cases, times, { width: 36, heading: `, ${RUNS} runs each` });
   process.exitCode = missed ? 1 : 0;
 } finally {
   server?.kill('SIGTERM');

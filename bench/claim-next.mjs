@@ -8,42 +8,19 @@
 //   npx tsc -p tsconfig.build.json && node bench/claim-next.mjs               SQLite
 //   BENCH_DATABASE_URL=postgres://... node bench/claim-next.mjs               PostgreSQL (a throwaway schema)
 //   BENCH_ROUNDS=20 BENCH_TASKS=20 BENCH_CALLS=50                             defaults
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
 import { pino } from 'pino';
 import { buildApp } from '../dist/app.js';
-import { loadConfig } from '../dist/config.js';
 import { CLI_OPERATOR } from '../dist/domain/actor.js';
 import { createRuntime } from '../dist/runtime.js';
+import { benchDatabase, NO_RATE_LIMIT as rateLimit } from './support/bench-database.mjs';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 20);
 const taskCount = Number(process.env.BENCH_TASKS ?? 20);
 const calls = Number(process.env.BENCH_CALLS ?? 50);
-const databaseUrl = process.env.BENCH_DATABASE_URL ?? null;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-claim-bench-'));
-
-let schema = null;
-let url = null;
-if (databaseUrl) {
-  schema = `bench_claim_${process.pid}`;
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  await client.query(`create schema ${schema}`);
-  await client.end();
-  const u = new URL(databaseUrl);
-  u.searchParams.set('options', `-c search_path=${schema}`);
-  url = u.toString();
-}
-const config = {
-  ...loadConfig({ LANEBOARD_DATA_DIR: dataDir }),
-  databaseUrl: url,
-  secretKey: 'bench-master-key-0123456789abcdef0123456789',
-};
+const bench = await benchDatabase('claim');
+const { databaseUrl, config } = bench;
 const log = pino({ level: 'silent' });
-const rateLimit = { max: 1_000_000_000, windowMs: 60_000 };
 
 async function instance(migrations) {
   const runtime = await createRuntime(config, { migrations, log });
@@ -136,10 +113,4 @@ for (const { app, runtime } of instances.reverse()) {
   await app.close();
   await runtime.close();
 }
-if (schema) {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  await client.query(`drop schema ${schema} cascade`);
-  await client.end();
-}
-fs.rmSync(dataDir, { recursive: true, force: true });
+await bench.drop();

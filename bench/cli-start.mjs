@@ -8,14 +8,11 @@
 //   npx tsc -p tsconfig.build.json && node bench/cli-start.mjs       # BENCH_RUNS=15 by default
 //
 // Exits 1 when a target is missed. Needs dist/ (the CLI runs the build).
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { BIN, cleanEnv as env, printTimes, ROOT, timeCases, timeRun } from './support/cli-timing.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const BIN = path.join(ROOT, 'bin/laneboard.js');
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const NPX_RUNS = Number(process.env.BENCH_NPX_RUNS ?? 5);
 const TARGET_MS = 300;
@@ -23,14 +20,6 @@ const TARGET_MS = 300;
 const { StateStore } = await import(path.join(ROOT, 'dist/capture/state-store.js'));
 const { fingerprint } = await import(path.join(ROOT, 'dist/capture/transcript-file.js'));
 const { systemClock } = await import(path.join(ROOT, 'dist/lib/time.js'));
-
-/** This process's environment without Laneboard settings, plus `extra`. */
-function env(extra) {
-  const clean = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !name.startsWith('LANEBOARD_')),
-  );
-  return { ...clean, ...extra };
-}
 
 /** A transcript whose every line was sent: the state a capture run leaves after sending it all. */
 async function sentTranscript(dir) {
@@ -45,34 +34,6 @@ async function sentTranscript(dir) {
     task: { boardId: 'brd_bench', taskId: 'tsk_bench', shortId: 'benchtsk' },
   });
   return { transcript, stateDir };
-}
-
-// Through GNU time when it is there, for the CPU time (user + sys) too: it varies less than the
-// elapsed time on a machine that is not idle.
-const GNU_TIME = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
-
-/** One run: elapsed ms from spawn to exit, and CPU ms (null without GNU time). */
-function timeRun(command, args, options) {
-  const [file, argv] = GNU_TIME ? [GNU_TIME, ['-f', 'cpu %U %S', command, ...args]] : [command, args];
-  const started = process.hrtime.bigint();
-  const result = spawnSync(file, argv, {
-    cwd: ROOT,
-    stdio: ['pipe', 'pipe', 'pipe'],
-    encoding: 'utf8',
-    ...options,
-  });
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  if (result.status !== 0) {
-    throw new Error(`${command} ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
-  }
-  const cpu = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(result.stderr);
-  return { ms, cpuMs: cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : null };
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-cli-start-'));
@@ -103,13 +64,13 @@ try {
     {
       name: 'laneboard --help',
       runs: RUNS,
-      target: true,
+      target: TARGET_MS,
       run: () => timeRun(process.execPath, [BIN, '--help'], { env: env({}) }),
     },
     {
       name: 'laneboard capture claude, nothing new',
       runs: RUNS,
-      target: true,
+      target: TARGET_MS,
       run: () => timeRun(process.execPath, [BIN, 'capture', 'claude'], { env: captureEnv, input: hook }),
     },
     {
@@ -130,12 +91,7 @@ try {
   ];
 
   const cases = allCases.filter((c) => c.runs > 0);
-  // One warm-up run each (file system cache), then the cases interleaved so load changes hit all alike.
-  for (const c of cases) c.run();
-  const times = new Map(cases.map((c) => [c, []]));
-  for (let round = 0; round < RUNS; round++) {
-    for (const c of cases) if (round < c.runs) times.get(c).push(c.run());
-  }
+  const times = timeCases(cases, RUNS);
 
   const log = fs.existsSync(path.join(stateDir, 'capture.log'))
     ? fs.readFileSync(path.join(stateDir, 'capture.log'), 'utf8')
@@ -148,39 +104,7 @@ try {
   )
     throw new Error(`the capture runs logged something, so they did not find "nothing new":\n${log}`);
 
-  const baseline = median(times.get(cases[0]).map((t) => t.ms));
-  let missed = false;
-  console.log(
-    `node ${process.version}, ${os.cpus().length} CPUs, load ${os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
-  );
-  console.log(
-    'case'.padEnd(40),
-    'median ms'.padStart(10),
-    'min ms'.padStart(8),
-    'over node -e 0'.padStart(15),
-    'CPU ms'.padStart(8),
-    '  target',
-  );
-  for (const c of cases) {
-    const ms = times.get(c).map((t) => t.ms);
-    const cpu = times.get(c).map((t) => t.cpuMs);
-    const m = median(ms);
-    const verdict = c.target ? (m < TARGET_MS ? `< ${TARGET_MS} ok` : `>= ${TARGET_MS} MISSED`) : '';
-    if (c.target && m >= TARGET_MS) missed = true;
-    console.log(
-      c.name.padEnd(40),
-      m.toFixed(0).padStart(10),
-      Math.min(...ms)
-        .toFixed(0)
-        .padStart(8),
-      (c === cases[0] ? '' : `+${(m - baseline).toFixed(0)}`).padStart(15),
-      (cpu[0] === null ? '-' : median(cpu).toFixed(0)).padStart(8),
-      ` ${verdict}`,
-    );
-  }
+  const missed = printTimes(cases, times, { width: 40 });
   process.exitCode = missed ? 1 : 0;
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
