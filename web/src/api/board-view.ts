@@ -34,10 +34,18 @@ export type Card = CardPlace &
     assignees?: Summary['assignees'];
   };
 
+/** A tag colour the board chose (a palette name, src/schemas/tag-colors.ts). */
+export interface TagColorEntry {
+  tag: string;
+  color: string;
+}
+
 /** The whole board on one snapshot; `activityId` is where its live stream starts. */
 export interface BoardView<C extends CardPlace = Card> {
   board: { id: string; name: string };
   lanes: Lane[];
   tasks: C[];
+  /** The tag colours the board chose, by tag. */
+  tagColors?: TagColorEntry[];
   activityId: number;
 }

@@ -1,7 +1,7 @@
 /*
  * Types only, with `.js` paths: the server's unit tests run this file too (NodeNext resolution).
  */
-import type { BoardView, Card, CardPlace, Lane } from '../api/board-view.js';
+import type { BoardView, Card, CardPlace, Lane, TagColorEntry } from '../api/board-view.js';
 
 /**
  * The `data` of a live stream event (docs/ui-api.md, "The live stream"). The stream's own shape: no
@@ -35,6 +35,10 @@ export function applyLiveEvent<C extends CardPlace, B extends BoardView<C>>(
   if (type === 'board.updated') {
     const name = (activity.data.board as { name?: unknown } | undefined)?.name;
     if (typeof name === 'string') next = { ...next, board: { ...next.board, name } };
+  }
+  if (type === 'tag.color_changed') {
+    const tagColors = tagColorsAfter(next.tagColors ?? [], activity.data);
+    if (tagColors) next = { ...next, tagColors };
   }
   if (activity.lanes) {
     const laneIds = new Set(activity.lanes.map((lane) => lane.id));
@@ -96,4 +100,19 @@ function withCounts(lanes: Lane[], tasks: readonly CardPlace[]): Lane[] {
     const taskCount = counts.get(lane.id) ?? 0;
     return lane.taskCount === taskCount ? lane : { ...lane, taskCount };
   });
+}
+
+/**
+ * A board's chosen tag colours after a `tag.color_changed` event (data `{tag, color}`, color null when
+ * the tag went back to its derived colour); null when the data is not such an event's.
+ */
+export function tagColorsAfter(
+  colors: readonly TagColorEntry[],
+  data: Record<string, unknown>,
+): TagColorEntry[] | null {
+  const { tag, color } = data;
+  if (typeof tag !== 'string' || (color !== null && typeof color !== 'string')) return null;
+  const others = colors.filter((entry) => entry.tag !== tag);
+  if (color === null) return others;
+  return [...others, { tag, color }].sort((a, b) => (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
 }

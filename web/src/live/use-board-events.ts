@@ -2,13 +2,15 @@ import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { type BoardView, boardKeys } from '../api/boards';
 import { sessionKeys } from '../api/session';
+import { writeTagColors } from '../api/tag-colors';
 import { taskKeys } from '../api/tasks';
-import { applyLiveEvent, type LiveActivity } from './apply-event';
+import { applyLiveEvent, type LiveActivity, tagColorsAfter } from './apply-event';
 
 /** The event names of the live stream (activity types, then the stream's own). */
 const EVENT_TYPES = [
   'board.updated',
   'board.deleted',
+  'tag.color_changed',
   'lane.created',
   'lane.updated',
   'lane.deleted',
@@ -52,6 +54,10 @@ function applyToCache(queryClient: QueryClient, boardId: string, event: MessageE
     else if (next !== data) queryClient.setQueryData(key, next);
   }
   if (reload) void queryClient.invalidateQueries({ queryKey: boardKeys.board(boardId) });
+  // The task page reads the colours with the board's detail, not the board view.
+  if (event.type === 'tag.color_changed' && activity) {
+    writeTagColors(queryClient, boardId, (colors) => tagColorsAfter(colors, activity.data), { views: false });
+  }
   if (activity?.taskId)
     void queryClient.invalidateQueries({ queryKey: taskKeys.all(boardId, activity.taskId) });
 }

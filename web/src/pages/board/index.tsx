@@ -30,6 +30,7 @@ import { LaneTabs } from './lane-tabs';
 import { MoveDialog } from './move-dialog';
 import { NameDialog } from './name-dialog';
 import { useRevealedLanes } from './reveal';
+import { TagColorsProvider } from './tag-colors';
 
 type Dialog =
   | { kind: 'move'; card: Card }
@@ -129,7 +130,7 @@ function BoardPage() {
   // The card as the cache has it now, so the picker follows its own changes and the live events.
   const assigning = dialog?.kind === 'assign' ? data.tasks.find((t) => t.id === dialog.cardId) : undefined;
   return (
-    <>
+    <TagColorsProvider colors={data.tagColors}>
       <div className="mb-4 flex flex-wrap items-center gap-2">
         <Link to="/" className="text-sm text-zinc-700 hover:underline dark:text-zinc-300">
           Boards
@@ -291,6 +292,6 @@ function BoardPage() {
           }
         />
       )}
-    </>
+    </TagColorsProvider>
   );
 }

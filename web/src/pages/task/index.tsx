@@ -15,6 +15,7 @@ import {
   Time,
 } from '../../components/ui';
 import { useTaskEvents } from '../../live/use-board-events';
+import { TagChip, TagColorsProvider } from '../board/tag-colors';
 import { TaskActivity } from './activity';
 import { Assets } from './assets';
 import { Assignees } from './assignees';
@@ -113,7 +114,7 @@ function TaskPage() {
   const t = task.data;
   const laneName = board.data?.lanes.find((lane) => lane.id === t.laneId)?.name;
   return (
-    <>
+    <TagColorsProvider colors={board.data?.tagColors}>
       <nav
         aria-label="Breadcrumb"
         className="mb-3 flex flex-wrap items-center gap-1 text-sm text-zinc-700 dark:text-zinc-300"
@@ -161,9 +162,13 @@ function TaskPage() {
                   <dd className="inline">{PRIORITY_LABELS[t.priority]}</dd>
                 </div>
                 {t.tags.length > 0 && (
-                  <div>
-                    <dt className="inline text-zinc-600 dark:text-zinc-400">Tags </dt>
-                    <dd className="inline">{t.tags.join(', ')}</dd>
+                  <div className="flex flex-wrap items-center gap-1">
+                    <dt className="text-zinc-600 dark:text-zinc-400">Tags</dt>
+                    {t.tags.map((tag) => (
+                      <dd key={tag} className="min-w-0">
+                        <TagChip boardId={boardId} tag={tag} />
+                      </dd>
+                    ))}
                   </div>
                 )}
                 <div>
@@ -191,7 +196,7 @@ function TaskPage() {
           <TaskActivity boardId={boardId} taskId={taskId} />
         </aside>
       </div>
-    </>
+    </TagColorsProvider>
   );
 }
 
