@@ -25,6 +25,7 @@ const VERBS: Record<string, string> = {
   'turns.captured': 'captured conversation turns',
   'board.created': 'created the board',
   'board.updated': 'renamed the board',
+  'tag.color_changed': 'changed a tag colour',
   'lane.created': 'added a lane',
   'lane.updated': 'changed a lane',
   'lane.deleted': 'deleted a lane',
@@ -57,6 +58,9 @@ function detail(activity: Activity): string | null {
       : `${data.count} turn${plural}`;
   }
   if (typeof data.name === 'string') return `“${data.name}”`;
+  if (activity.type === 'tag.color_changed' && typeof data.tag === 'string') {
+    return `${data.tag}: ${typeof data.color === 'string' ? data.color : 'its own colour'}`;
+  }
   return null;
 }
 
