@@ -10,6 +10,10 @@
 //   npx tsc -p tsconfig.build.json && node bench/search.mjs               SQLite
 //   BENCH_DATABASE_URL=postgres://... node bench/search.mjs               PostgreSQL (a throwaway schema)
 //   BENCH_SCALE=1 (100 000 tasks, 300 000 comments, 1 000 000 turns)  BENCH_QUERIES=200
+//   BENCH_KEEP=1: keep the seeded database (its data dir or schema is printed at the end)
+//   BENCH_REUSE=<that data dir | that schema> (same BENCH_SCALE): no seeding; pending migrations are
+//     applied to the seeded data (timed), then the same queries as the seeding run are timed. The
+//     database is kept. A full-size seed takes 20-25 minutes; this re-runs the queries in seconds.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,13 +29,16 @@ import { createRuntime } from '../dist/runtime.js';
 const scale = Number(process.env.BENCH_SCALE ?? 1);
 const queries = Number(process.env.BENCH_QUERIES ?? 200);
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? null;
+const reuse = process.env.BENCH_REUSE ?? null;
+const keep = Boolean(process.env.BENCH_KEEP) || reuse !== null;
 const counts = {
   boards: 10,
   tasks: Math.round(100_000 * scale),
   comments: Math.round(300_000 * scale),
   turns: Math.round(1_000_000 * scale),
 };
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-search-bench-'));
+const dataDir =
+  reuse !== null && !databaseUrl ? reuse : fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-search-bench-'));
 
 // Deterministic text.
 let seed = 42;
@@ -82,13 +89,17 @@ const NOW = '2026-11-27T10:00:00.000Z';
 let schema = null;
 let url = null;
 if (databaseUrl) {
-  schema = `bench_search_${process.pid}`;
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  await client.query(`create schema ${schema}`);
-  await client.end();
+  schema = reuse ?? `bench_search_${process.pid}`;
+  if (reuse === null) {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    await client.query(`create schema ${schema}`);
+    await client.end();
+  }
   const u = new URL(databaseUrl);
   u.searchParams.set('options', `-c search_path=${schema}`);
+  // The server's CPU per query is read from its backends' /proc/<pid>/schedstat (same machine only).
+  u.searchParams.set('application_name', 'laneboard-search-bench');
   url = u.toString();
 }
 const config = {
@@ -98,8 +109,15 @@ const config = {
 };
 const log = pino({ level: 'silent' });
 
-// Migrate (the search index included), then seed with the driver itself.
+// Migrate (the search index included), then seed with the driver itself. Reusing a seeded database,
+// the migrations this code has and the seeding run did not are applied to the seeded rows.
+const migrateStarted = performance.now();
 await (await createRuntime(config, { migrations: 'apply', log })).close();
+if (reuse !== null) {
+  console.log(
+    `migrations applied to the seeded data in ${((performance.now() - migrateStarted) / 1000).toFixed(1)} s`,
+  );
+}
 
 /** Rows of one table, written in batches by `write(rows)`. */
 async function seedTable(name, count, makeRow, write) {
@@ -137,7 +155,12 @@ const turnRow = (i) => {
 };
 
 const seedStarted = performance.now();
-if (databaseUrl) {
+if (reuse !== null) {
+  // The rows' text is drawn again (not written) so the queries below are the seeding run's.
+  for (let i = 0; i < counts.tasks; i++) taskRow(i);
+  for (let i = 0; i < counts.comments; i++) commentRow(i);
+  for (let i = 0; i < counts.turns; i++) turnRow(i);
+} else if (databaseUrl) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   const unnest = (sql) => (rows) =>
@@ -232,7 +255,7 @@ if (databaseUrl) {
   db.exec('analyze');
   db.close();
 }
-console.log(`seeding took ${((performance.now() - seedStarted) / 1000).toFixed(0)} s`);
+if (reuse === null) console.log(`seeding took ${((performance.now() - seedStarted) / 1000).toFixed(0)} s`);
 
 const runtime = await createRuntime(config, { migrations: 'require', log });
 const app = await buildApp({
@@ -267,14 +290,39 @@ const KINDS = {
   'one common word (worst case)': () => commonWord(),
 };
 
+/** PostgreSQL on this machine: CPU milliseconds its backends serving the bench have run, so far. */
+let serverCpu = async () => null;
+if (databaseUrl) {
+  const side = new pg.Client({ connectionString: databaseUrl });
+  await side.connect();
+  serverCpu = async () => {
+    const { rows } = await side.query(
+      `select pid from pg_stat_activity where application_name = 'laneboard-search-bench'`,
+    );
+    let ns = 0;
+    for (const { pid } of rows) {
+      try {
+        ns += Number(fs.readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]);
+      } catch {
+        return null; // not on this machine, or no schedstat
+      }
+    }
+    return ns / 1e6;
+  };
+  process.on('beforeExit', () => side.end());
+}
+
+const loadBefore = os.loadavg();
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const results = {};
 for (const [name, make] of Object.entries(KINDS)) {
   const times = [];
   const cpu = [];
+  const server = [];
   let found = 0;
   for (let i = 0; i < queries; i++) {
     const q = make();
+    const serverBefore = await serverCpu();
     const started = performance.now();
     const cpuBefore = process.cpuUsage();
     const res = await app.inject({
@@ -285,17 +333,27 @@ for (const [name, make] of Object.entries(KINDS)) {
     times.push(performance.now() - started);
     const used = process.cpuUsage(cpuBefore);
     cpu.push((used.user + used.system) / 1000);
+    const serverAfter = serverBefore === null ? null : await serverCpu();
+    if (serverAfter !== null) server.push(serverAfter - serverBefore);
     if (res.statusCode !== 200) throw new Error(`search ${q}: ${res.statusCode} ${res.body}`);
     if (res.json().data.length > 0) found++;
   }
   times.sort((a, b) => a - b);
   cpu.sort((a, b) => a - b);
+  server.sort((a, b) => a - b);
   results[name] = {
     p50: percentile(times, 50).toFixed(1),
     p95: percentile(times, 95).toFixed(1),
     max: times.at(-1).toFixed(1),
     // This process's CPU time (SQLite: the whole query; PostgreSQL: the client's share only).
     'cpu p95': percentile(cpu, 95).toFixed(1),
+    ...(server.length === queries
+      ? {
+          // PostgreSQL's own CPU time for the query (its backends), beside this process's share.
+          'server cpu p50': percentile(server, 50).toFixed(1),
+          'server cpu p95': percentile(server, 95).toFixed(1),
+        }
+      : {}),
     withResults: `${found}/${queries}`,
   };
 }
@@ -332,17 +390,20 @@ console.log(
   `\n${databaseUrl ? 'PostgreSQL' : 'SQLite'}, scale ${scale}: ${counts.tasks} tasks, ${counts.comments} comments, ${counts.turns} turns; ${queries} queries each (ms)`,
 );
 console.table(results);
+const loads = (l) => l.map((x) => x.toFixed(1)).join(' ');
+console.log(`load average ${loads(loadBefore)} before the queries, ${loads(os.loadavg())} after`);
 console.log(
   `index ${mib(size.index)} beside data ${mib(size.data)} (tasks, comments, turns with their indexes)`,
 );
 
 await app.close();
 await runtime.close();
-if (schema && !process.env.BENCH_KEEP) {
+if (schema && !keep) {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   await client.query(`drop schema ${schema} cascade`);
   await client.end();
 }
-if (process.env.BENCH_KEEP) console.log(`kept ${schema ?? dataDir}`);
-else fs.rmSync(dataDir, { recursive: true, force: true });
+if (keep) console.log(`kept ${schema ?? dataDir}`);
+// On PostgreSQL the data dir holds nothing seeded.
+if (!keep || schema) fs.rmSync(dataDir, { recursive: true, force: true });

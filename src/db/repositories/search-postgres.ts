@@ -52,21 +52,25 @@ export async function searchPostgres(db: Executor, filter: SearchFilter): Promis
   const query = tsQuery(filter.terms);
   // The candidates: the first SEARCH_CANDIDATES matches that pass the filters (in the order the scan
   // finds them), ranked; a query matching fewer is ranked whole. ts_rank_cd reads each match's
-  // positions, so ranking every match of a common word would cost seconds at size.
+  // positions, so ranking every match of a common word would cost seconds at size. The page is cut
+  // from them before anything else is read: only its rows read their task.
   const { rows } = await sql<PageRow>`
-    select d.ref_id as doc, d.kind, d.ref_id, d.task_id, d.board_id, t.short_id, t.title
-    from (
+    with candidates as (
       select d.ref_id, ${RANK} as score
       from search_docs d
-      join tasks t on t.id = d.task_id
       cross join to_tsquery('simple', ${query}) query
       where d.document @@ query ${andAll(searchConditions(filter))}
       limit ${SEARCH_CANDIDATES}
-    ) c
-    join search_docs d on d.ref_id = c.ref_id
+    ), page as (
+      select ref_id, score from candidates
+      order by score desc, ref_id
+      limit ${filter.limit} offset ${filter.offset}
+    )
+    select d.ref_id as doc, d.kind, d.ref_id, d.task_id, d.board_id, t.short_id, t.title
+    from page p
+    join search_docs d on d.ref_id = p.ref_id
     join tasks t on t.id = d.task_id
-    order by c.score desc, c.ref_id
-    limit ${filter.limit} offset ${filter.offset}`.execute(db);
+    order by p.score desc, p.ref_id`.execute(db);
   if (rows.length === 0) return [];
   const { rows: texts } = await sql<TextRow>`
     select d.ref_id, ${TEXT_COLUMNS}

@@ -43,10 +43,13 @@ export interface SearchHit {
  */
 export const SEARCH_CANDIDATES = 1000;
 
-/** The filters both dialects apply to `search_docs d` joined with `tasks t`. */
+/**
+ * The filters both dialects apply to the candidates, `search_docs d` alone: it keeps each text's board
+ * and whether its task is archived (migration 020), so no candidate reads its task row.
+ */
 export function searchConditions(filter: SearchFilter): RawBuilder<unknown>[] {
   const conditions: RawBuilder<unknown>[] = [];
-  if (!filter.includeArchived) conditions.push(sql`t.archived = 0`);
+  if (!filter.includeArchived) conditions.push(sql`d.archived = 0`);
   if (filter.boardIds !== null) {
     conditions.push(sql`d.board_id in (${sql.join(filter.boardIds)})`);
   }

@@ -32,21 +32,25 @@ export async function searchSqlite(db: Executor, filter: SearchFilter): Promise<
   const match = ftsQuery(filter.terms);
   // The candidates: the newest matches that pass the filters, in FTS5's rowid order, so the scan stops
   // after SEARCH_CANDIDATES rows; bm25 is computed for those only (it reads each match's positions).
+  // The page is cut from them before anything else is read: only its rows read their task.
   const { rows } = await sql<PageRow>`
-    select d.id as doc, d.kind, d.ref_id, d.task_id, d.board_id, t.short_id, t.title
-    from (
+    with candidates as (
       select f.rowid as doc, ${BM25} as score
       from search_fts f
       join search_docs d on d.id = f.rowid
-      join tasks t on t.id = d.task_id
       where search_fts match ${match} ${andAll(searchConditions(filter))}
       order by f.rowid desc
       limit ${SEARCH_CANDIDATES}
-    ) c
-    join search_docs d on d.id = c.doc
+    ), page as (
+      select doc, score from candidates
+      order by score, doc
+      limit ${filter.limit} offset ${filter.offset}
+    )
+    select d.id as doc, d.kind, d.ref_id, d.task_id, d.board_id, t.short_id, t.title
+    from page p
+    join search_docs d on d.id = p.doc
     join tasks t on t.id = d.task_id
-    order by c.score, c.doc
-    limit ${filter.limit} offset ${filter.offset}`.execute(db);
+    order by p.score, p.doc`.execute(db);
   if (rows.length === 0) return [];
   // The texts through the view FTS5 reads them from (snippet() would re-run the query once per row).
   const { rows: texts } = await sql<TextRow>`
