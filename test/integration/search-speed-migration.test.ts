@@ -48,7 +48,10 @@ describeEachDialect('migration 020-search-speed', (dialect) => {
       expect(await find(db, dialect, 'crane')).toEqual([]);
       expect(await find(db, dialect, 'crane', true)).toEqual(['task:task_old']);
       expect((await find(db, dialect, 'foghorn')).sort()).toEqual(['comment:task_new']);
-      expect((await find(db, dialect, 'foghorn', true)).sort()).toEqual(['comment:task_new', 'comment:task_old']);
+      expect((await find(db, dialect, 'foghorn', true)).sort()).toEqual([
+        'comment:task_new',
+        'comment:task_old',
+      ]);
 
       // A text written to an archived task is archived with it; unarchiving brings all back, archiving
       // takes all away, in the write's own statement.
