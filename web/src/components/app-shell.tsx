@@ -8,6 +8,7 @@ import { useSession, useSignOut } from '../api/session';
 import { ROLE_LABELS } from '../lib/format';
 import { useInboxEvents } from '../live/use-inbox-events';
 import { CommandPaletteButton } from './command-palette-button';
+import { menuContainer } from './menu-container';
 import { errorMessage, Loading } from './ui';
 
 const NAV_LINK =
@@ -32,7 +33,7 @@ function UserMenu() {
         <span className="sr-only">, account menu</span>
         <ChevronDown aria-hidden className="size-4" />
       </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
+      <DropdownMenu.Portal container={menuContainer()}>
         <DropdownMenu.Content
           align="end"
           sideOffset={4}

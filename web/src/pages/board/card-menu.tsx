@@ -1,6 +1,7 @@
 import { MoreHorizontal } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import type { Card } from '../../api/boards';
+import { menuContainer } from '../../components/menu-container';
 import type { CardActions } from './card';
 
 const MENU_ITEM =
@@ -24,7 +25,7 @@ export function CardMenu({ card, actions }: { card: Card; actions: CardActions }
       >
         <MoreHorizontal aria-hidden className="size-4" />
       </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
+      <DropdownMenu.Portal container={menuContainer()}>
         <DropdownMenu.Content
           align="end"
           className="z-50 min-w-44 rounded-md border border-zinc-200 bg-white p-1 shadow-lg dark:border-zinc-800 dark:bg-zinc-900"

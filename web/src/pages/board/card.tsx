@@ -7,7 +7,7 @@ import { type Card, PRIORITY_LABELS } from '../../api/boards';
 import { AtWorkMark } from './at-work';
 import { CardMenu } from './card-menu';
 import { CardTitleEditor } from './card-title-editor';
-import { CardTag } from './tag-colors';
+import { tagTone } from './tag-tone';
 
 const PRIORITY_TONES = [
   '',
@@ -103,7 +103,7 @@ export const TaskCard = memo(function TaskCard({
         )}
         <CardMenu card={card} actions={actions} />
       </div>
-      <div className="mt-0.5 flex min-w-0 items-center gap-2 overflow-hidden text-xs whitespace-nowrap text-zinc-600 dark:text-zinc-400">
+      <div className="mt-0.5 flex min-w-0 flex-wrap items-center gap-x-2 gap-y-0.5 text-xs whitespace-nowrap text-zinc-600 dark:text-zinc-400">
         <code>{card.shortId}</code>
         {card.priority > 0 && (
           <span className={`font-medium ${PRIORITY_TONES[card.priority]}`}>
@@ -112,7 +112,10 @@ export const TaskCard = memo(function TaskCard({
         )}
         {card.archived && <span>Archived</span>}
         {card.tags.map((tag) => (
-          <CardTag key={tag} tag={tag} />
+          <span key={tag} className="inline-flex min-w-0 items-center gap-1">
+            <span aria-hidden className={`size-2 shrink-0 rounded-full ${tagTone(tag)}`} />
+            <span className="truncate">{tag}</span>
+          </span>
         ))}
         {card.todos && card.todos.total > 0 && (
           <span className="inline-flex items-center gap-0.5" title="Todos done">

@@ -5,6 +5,7 @@ import { GripVertical, MoreHorizontal } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { type FormEvent, memo, useState } from 'react';
 import type { Card, Lane } from '../../api/boards';
+import { menuContainer } from '../../components/menu-container';
 import { Button, errorMessage, fieldError } from '../../components/ui';
 import { laneDragId, laneDropId } from './board-dnd';
 import { type CardActions, TaskCard } from './card';
@@ -87,7 +88,7 @@ export const LaneColumn = memo(function LaneColumn({
           >
             <MoreHorizontal aria-hidden className="size-4" />
           </DropdownMenu.Trigger>
-          <DropdownMenu.Portal>
+          <DropdownMenu.Portal container={menuContainer()}>
             <DropdownMenu.Content
               align="end"
               className="z-50 min-w-36 rounded-md border border-zinc-200 bg-white p-1 shadow-lg dark:border-zinc-800 dark:bg-zinc-900"
