@@ -7,7 +7,7 @@ import { type Card, PRIORITY_LABELS } from '../../api/boards';
 import { AtWorkMark } from './at-work';
 import { CardMenu } from './card-menu';
 import { CardTitleEditor } from './card-title-editor';
-import { tagTone } from './tag-tone';
+import { CardTag } from './tag-colors';
 
 const PRIORITY_TONES = [
   '',
@@ -112,10 +112,7 @@ export const TaskCard = memo(function TaskCard({
         )}
         {card.archived && <span>Archived</span>}
         {card.tags.map((tag) => (
-          <span key={tag} className="inline-flex min-w-0 items-center gap-1">
-            <span aria-hidden className={`size-2 shrink-0 rounded-full ${tagTone(tag)}`} />
-            <span className="truncate">{tag}</span>
-          </span>
+          <CardTag key={tag} tag={tag} />
         ))}
         {card.todos && card.todos.total > 0 && (
           <span className="inline-flex items-center gap-0.5" title="Todos done">
