@@ -91,6 +91,31 @@ describe('tag colours in the browser', { timeout: 120_000 }, () => {
     await task.close();
   });
 
+  it("a colour chosen from a card's menu on the board shows on the task page open in another tab", async () => {
+    const chosen = derivedTagColor('auth') === 'blue' ? 'green' : 'blue';
+    const task = await board.context().newPage();
+    await task.goto(`/boards/${boardId}/tasks/${taskId}`);
+    const chip = task.getByRole('button', { name: /^Tag auth, / });
+    expect(await chip.getAttribute('data-tag-color')).toBe(derivedTagColor('auth'));
+
+    await board.getByRole('button', { name: 'Actions for Fix the sign-in redirect' }).click();
+    await board.getByRole('menuitem', { name: 'Colour of “auth”' }).click();
+    const submenu = board.getByRole('menu').last();
+    await submenu.getByRole('menuitemradio', { name: new RegExp(`^${chosen}`, 'i') }).waitFor();
+    await expectAccessible(board, "a card's menu with a tag's colours");
+    await screenshot(board, 'tags-card-menu');
+    await submenu.getByRole('menuitemradio', { name: new RegExp(`^${chosen}`, 'i') }).click();
+
+    await expect.poll(() => chip.getAttribute('data-tag-color')).toBe(chosen);
+    await expect.poll(() => cardTag(board, 'auth').getAttribute('data-tag-color')).toBe(chosen);
+    // The board's history says who changed which tag.
+    await board.goto(`/boards/${boardId}/history`);
+    await board.getByText(`auth: ${chosen}`).waitFor();
+    await board.goto(`/boards/${boardId}`);
+    await cardTag(board, 'auth').waitFor();
+    await task.close();
+  });
+
   it('screenshots in dark mode and at phone width, accessible', async () => {
     await uiApi(board, 'PUT', `/boards/${boardId}/tag-colors`, { tag: 'docs', color: 'gray' });
     await uiApi(board, 'PUT', `/boards/${boardId}/tag-colors`, { tag: 'bug', color: 'red' });

@@ -1,8 +1,10 @@
 import { MoreHorizontal } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
+import { useParams } from 'react-router';
 import type { Card } from '../../api/boards';
 import { menuContainer } from '../../components/menu-container';
 import type { CardActions } from './card';
+import { TagColorSubmenus } from './tag-colors';
 
 const MENU_ITEM =
   'flex cursor-default items-center justify-between gap-6 rounded px-2 py-1.5 text-sm outline-none data-[highlighted]:bg-zinc-100 dark:data-[highlighted]:bg-zinc-800';
@@ -17,6 +19,7 @@ function Key({ children }: { children: string }) {
  * modal: a modal menu hides the rest of the page from screen readers while its links stay focusable.
  */
 export function CardMenu({ card, actions }: { card: Card; actions: CardActions }) {
+  const { boardId = '' } = useParams();
   return (
     <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger
@@ -48,6 +51,12 @@ export function CardMenu({ card, actions }: { card: Card; actions: CardActions }
           <DropdownMenu.Item className={MENU_ITEM} onSelect={() => actions.archive(card)}>
             {card.archived ? 'Unarchive' : 'Archive'} <Key>x</Key>
           </DropdownMenu.Item>
+          {card.tags.length > 0 && (
+            <>
+              <DropdownMenu.Separator className="my-1 h-px bg-zinc-200 dark:bg-zinc-800" />
+              <TagColorSubmenus boardId={boardId} tags={card.tags} />
+            </>
+          )}
         </DropdownMenu.Content>
       </DropdownMenu.Portal>
     </DropdownMenu.Root>

@@ -1,4 +1,4 @@
-import { Check } from 'lucide-react';
+import { Check, ChevronRight } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { createContext, type ReactNode, useContext, useMemo } from 'react';
 import { toast } from 'sonner';
@@ -56,11 +56,8 @@ export function CardTag({ tag }: { tag: string }) {
 const MENU_ITEM =
   'flex cursor-default items-center gap-2 rounded px-2 py-1.5 text-sm outline-none data-[highlighted]:bg-zinc-100 dark:data-[highlighted]:bg-zinc-800';
 
-/**
- * A tag as a chip whose menu chooses its colour on the board (for everyone, live). The derived colour
- * is marked "default": choosing it stores nothing. Not modal, like the card menu.
- */
-export function TagChip({ boardId, tag }: { boardId: string; tag: string }) {
+/** The palette as radio items of a menu: the tag's colour checked, its derived one marked "default". */
+function TagColorOptions({ boardId, tag }: { boardId: string; tag: string }) {
   const color = useTagColor(tag);
   const derived = derivedTagColor(tag);
   const setColor = useSetTagColor(boardId);
@@ -71,6 +68,38 @@ export function TagChip({ boardId, tag }: { boardId: string; tag: string }) {
       { onError: (error) => toast.error(`The colour was not saved: ${errorMessage(error)}`) },
     );
   };
+  return (
+    <DropdownMenu.RadioGroup
+      value={color}
+      onValueChange={(value) => {
+        if (isTagColor(value)) choose(value);
+      }}
+    >
+      {TAG_COLORS.map((option) => (
+        <DropdownMenu.RadioItem key={option} value={option} className={MENU_ITEM}>
+          <span aria-hidden className={`size-3 shrink-0 rounded-full ${tagDotClass(option)}`} />
+          <span className="flex-1">
+            {TAG_COLOR_LABELS[option]}
+            {option === derived && <span className="text-zinc-600 dark:text-zinc-400"> (default)</span>}
+          </span>
+          <DropdownMenu.ItemIndicator>
+            <Check aria-hidden className="size-4" />
+          </DropdownMenu.ItemIndicator>
+        </DropdownMenu.RadioItem>
+      ))}
+    </DropdownMenu.RadioGroup>
+  );
+}
+
+const MENU_CONTENT =
+  'z-50 min-w-44 rounded-md border border-zinc-200 bg-white p-1 shadow-lg dark:border-zinc-800 dark:bg-zinc-900';
+
+/**
+ * A tag as a chip whose menu chooses its colour on the board (for everyone, live). The derived colour
+ * is marked "default": choosing it stores nothing. Not modal, like the card menu.
+ */
+export function TagChip({ boardId, tag }: { boardId: string; tag: string }) {
+  const color = useTagColor(tag);
   return (
     <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger
@@ -83,34 +112,38 @@ export function TagChip({ boardId, tag }: { boardId: string; tag: string }) {
         <span className="truncate">{tag}</span>
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
-        <DropdownMenu.Content
-          align="start"
-          className="z-50 min-w-44 rounded-md border border-zinc-200 bg-white p-1 shadow-lg dark:border-zinc-800 dark:bg-zinc-900"
-        >
+        <DropdownMenu.Content align="start" className={MENU_CONTENT}>
           <DropdownMenu.Label className="px-2 py-1 text-xs text-zinc-600 dark:text-zinc-400">
             Colour of “{tag}” on this board
           </DropdownMenu.Label>
-          <DropdownMenu.RadioGroup
-            value={color}
-            onValueChange={(value) => {
-              if (isTagColor(value)) choose(value);
-            }}
-          >
-            {TAG_COLORS.map((option) => (
-              <DropdownMenu.RadioItem key={option} value={option} className={MENU_ITEM}>
-                <span aria-hidden className={`size-3 shrink-0 rounded-full ${tagDotClass(option)}`} />
-                <span className="flex-1">
-                  {TAG_COLOR_LABELS[option]}
-                  {option === derived && <span className="text-zinc-600 dark:text-zinc-400"> (default)</span>}
-                </span>
-                <DropdownMenu.ItemIndicator>
-                  <Check aria-hidden className="size-4" />
-                </DropdownMenu.ItemIndicator>
-              </DropdownMenu.RadioItem>
-            ))}
-          </DropdownMenu.RadioGroup>
+          <TagColorOptions boardId={boardId} tag={tag} />
         </DropdownMenu.Content>
       </DropdownMenu.Portal>
     </DropdownMenu.Root>
   );
+}
+
+/**
+ * The card menu's way to the same choice, one submenu per tag of the card, so a colour can be chosen on
+ * the board itself. Rendered only while the card's menu is open: a card costs nothing more.
+ */
+export function TagColorSubmenus({ boardId, tags }: { boardId: string; tags: readonly string[] }) {
+  return tags.map((tag) => (
+    <DropdownMenu.Sub key={tag}>
+      <DropdownMenu.SubTrigger className={MENU_ITEM}>
+        <SubmenuDot tag={tag} />
+        <span className="flex-1">Colour of “{tag}”</span>
+        <ChevronRight aria-hidden className="size-4" />
+      </DropdownMenu.SubTrigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.SubContent className={MENU_CONTENT}>
+          <TagColorOptions boardId={boardId} tag={tag} />
+        </DropdownMenu.SubContent>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Sub>
+  ));
+}
+
+function SubmenuDot({ tag }: { tag: string }) {
+  return <span aria-hidden className={`size-2 shrink-0 rounded-full ${tagDotClass(useTagColor(tag))}`} />;
 }
