@@ -48,6 +48,12 @@ export const SearchResult = Type.Object({
   taskId: Type.String(),
   shortId: Type.String(),
   title: Type.String({ description: "The task's title." }),
+  itemId: Nullable(
+    Type.String({
+      description:
+        'The id of the comment, todo or turn that matched (`cmt_...`, `todo_...`, `turn_...`); null for `task`.',
+    }),
+  ),
   snippet: Type.String({
     description:
       'Plain text around the match (not HTML); each matched word between `[[` and `]]`, which occur only as marks.',
@@ -69,6 +75,7 @@ export const SearchPage = Type.Object(
             taskId: 'task_01JD2M7B3C5D7F9G1H3J5K7L9M',
             shortId: 'k7f2q',
             title: 'Fix login form',
+            itemId: 'cmt_01JD2M8C4D6E8G0H2J4K6L8N0P',
             snippet: 'Reproduced on [[staging]]; the [[deploy]] button misbehaves when the session expires…',
           },
         ],

@@ -11,6 +11,7 @@ export interface SearchResult {
   taskId: string;
   shortId: string;
   title: string;
+  itemId: string | null;
   snippet: string;
 }
 

@@ -42,6 +42,11 @@ describeEachDialect('search: queries, kinds and rights', (dialect) => {
     }
     const comment = await search(t, c.readAKey, { q: 'marmalade' });
     expect(comment.data[0]?.title).toBe('Fix login form');
+    // The matched text's own id, so a reader can open the task at it; none for a task's own text.
+    expect(comment.data[0]?.itemId).toMatch(/^cmt_/);
+    expect((await search(t, c.readAKey, { q: 'kumquat' })).data[0]?.itemId).toMatch(/^todo_/);
+    expect((await search(t, c.readAKey, { q: 'xylophone' })).data[0]?.itemId).toMatch(/^turn_/);
+    expect((await search(t, c.readAKey, { q: 'zebrafish' })).data[0]?.itemId).toBeNull();
     const onlyTodos = await search(t, c.readAKey, { q: 'kumquat', kind: 'task,comment' });
     expect(onlyTodos.data).toEqual([]);
   });

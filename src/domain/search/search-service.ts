@@ -34,6 +34,8 @@ export interface SearchResult {
   shortId: string;
   /** The task's title, whatever kind of text matched. */
   title: string;
+  /** The matched comment's, todo's or turn's id (the web UI opens the task at it); null for a task. */
+  itemId: string | null;
   /** Plain text around the match, each matched word between `[[` and `]]` (search-snippet.ts). */
   snippet: string;
 }
@@ -102,6 +104,7 @@ export class SearchService {
         taskId: hit.taskId,
         shortId: hit.shortId,
         title: hit.title,
+        itemId: hit.kind === 'task' ? null : hit.refId,
         snippet: buildSnippet(hit.texts, terms),
       })),
       cursor: more ? encodeSearchCursor(digest, next) : null,

@@ -2,6 +2,7 @@ import { ArrowRight, FolderKanban, Plus, Search, Settings } from 'lucide-react';
 import type { ReactNode } from 'react';
 import type { Board } from '../api/boards';
 import type { SearchResult } from '../api/search';
+import { searchItem, taskHref } from '../lib/task-anchor';
 import { KindBadge, MarkedSnippet, snippetAddsToTitle } from './command-palette-snippet';
 
 /** One choice of the palette: what it shows and what Enter (or a click) does. */
@@ -76,7 +77,8 @@ function taskItem(result: SearchResult, boardName: string | undefined, go: (path
         )}
       </span>
     ),
-    run: () => go(`/boards/${result.boardId}/tasks/${result.taskId}`),
+    // A comment, todo or turn hit opens the task at that text.
+    run: () => go(taskHref(result.boardId, result.taskId, searchItem(result))),
   } satisfies PaletteItem;
 }
 

@@ -11,6 +11,7 @@ import {
   useUnreadCount,
 } from '../api/notifications';
 import { Button, EmptyState, ErrorState, errorMessage, Loading, PageHeader, Time } from '../components/ui';
+import { taskHref } from '../lib/task-anchor';
 
 const KINDS: Record<NotificationKind, { icon: typeof AtSign; says: string }> = {
   assigned: { icon: UserPlus, says: 'assigned you to' },
@@ -30,7 +31,9 @@ function NotificationRow({ notification }: { notification: Notification }) {
   const { task, board } = notification;
   const open = () => {
     if (!notification.read) markRead.mutate(notification.id);
-    navigate(`/boards/${board.id}/tasks/${task.id}`);
+    // A mention in a comment, or a comment, opens the task at that comment.
+    const comment = notification.commentId ? { kind: 'comment' as const, id: notification.commentId } : null;
+    navigate(taskHref(board.id, task.id, comment));
   };
   return (
     <li

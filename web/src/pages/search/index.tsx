@@ -3,6 +3,7 @@ import { useBoards } from '../../api/boards';
 import { type SearchResult, useSearchResults } from '../../api/search';
 import { KindBadge, MarkedSnippet, snippetAddsToTitle } from '../../components/command-palette-snippet';
 import { Button, EmptyState, ErrorState, Loading, PageHeader } from '../../components/ui';
+import { searchItem, taskHref } from '../../lib/task-anchor';
 import { SearchForm, useSearchFilters } from './search-filters';
 
 function ResultRow({ result, boardName }: { result: SearchResult; boardName: string | undefined }) {
@@ -11,7 +12,8 @@ function ResultRow({ result, boardName }: { result: SearchResult; boardName: str
       <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
         <KindBadge kind={result.kind} />
         <Link
-          to={`/boards/${result.boardId}/tasks/${result.taskId}`}
+          // A comment, todo or turn opens the task at it.
+          to={taskHref(result.boardId, result.taskId, searchItem(result))}
           className="min-w-0 font-medium hover:underline"
         >
           <span className="mr-1.5 font-mono text-xs text-zinc-500 dark:text-zinc-400">{result.shortId}</span>

@@ -2,14 +2,18 @@ import type { FormEvent } from 'react';
 import { useAddComment, useComments } from '../../api/comments';
 import { MentionTextarea } from '../../components/mention-textarea';
 import { Badge, Button, ErrorState, FormError, Loading, Time } from '../../components/ui';
+import { anchorId } from '../../lib/task-anchor';
 import { MarkdownText } from './markdown';
 import { Reactions } from './reactions';
+import { HIGHLIGHT_CLASSES, useAnchorTarget } from './use-anchor-target';
 
 const SOURCE_BADGES = { user: 'person', api: 'API', agent: 'agent' } as const;
 
 export function Comments({ boardId, taskId }: { boardId: string; taskId: string }) {
   const comments = useComments(boardId, taskId);
   const add = useAddComment(boardId, taskId);
+  // Opened at a comment (`#comment-cmt_...`: a search hit, a mention in the inbox): scrolled to, marked.
+  const highlighted = useAnchorTarget('comment', comments.isSuccess);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
@@ -29,8 +33,11 @@ export function Comments({ boardId, taskId }: { boardId: string; taskId: string 
         {comments.data?.map((comment) => (
           <li
             key={comment.id}
+            id={anchorId('comment', comment.id)}
+            tabIndex={-1}
+            data-highlighted={highlighted === comment.id || undefined}
             aria-label={`Comment by ${comment.authorName}`}
-            className="rounded-md border border-zinc-200 p-3 dark:border-zinc-800"
+            className={`rounded-md border border-zinc-200 p-3 dark:border-zinc-800 ${HIGHLIGHT_CLASSES}`}
           >
             <p className="mb-1 flex items-center gap-2 text-xs text-zinc-600 dark:text-zinc-400">
               <span className="font-medium text-zinc-900 dark:text-zinc-100">{comment.authorName}</span>

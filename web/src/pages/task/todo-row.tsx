@@ -4,6 +4,8 @@ import { ArrowDown, ArrowUp, GripVertical, Pencil, Trash2 } from 'lucide-react';
 import type { FormEvent } from 'react';
 import type { Todo } from '../../api/todos';
 import { Button } from '../../components/ui';
+import { anchorId } from '../../lib/task-anchor';
+import { HIGHLIGHT_CLASSES } from './use-anchor-target';
 
 export interface TodoRowActions {
   toggle: (todo: Todo) => void;
@@ -22,6 +24,7 @@ export function TodoRow({
   editing,
   busy,
   actions,
+  highlighted,
 }: {
   todo: Todo;
   first: boolean;
@@ -29,13 +32,18 @@ export function TodoRow({
   editing: boolean;
   busy: { edit: boolean; reorder: boolean };
   actions: TodoRowActions;
+  /** The address points at this todo (use-anchor-target.ts): marked briefly. */
+  highlighted: boolean;
 }) {
   const sortable = useSortable({ id: todo.id, disabled: editing });
   return (
     <li
       ref={sortable.setNodeRef}
+      id={anchorId('todo', todo.id)}
+      tabIndex={-1}
+      data-highlighted={highlighted || undefined}
       style={{ transform: CSS.Translate.toString(sortable.transform), transition: sortable.transition }}
-      className={`flex items-center gap-0.5 rounded text-sm ${sortable.isDragging ? 'relative z-10 bg-white shadow-md dark:bg-zinc-900' : ''}`}
+      className={`flex items-center gap-0.5 rounded text-sm ${HIGHLIGHT_CLASSES} ${sortable.isDragging ? 'relative z-10 bg-white shadow-md dark:bg-zinc-900' : ''}`}
     >
       <button
         type="button"
@@ -68,13 +76,13 @@ export function TodoRow({
       ) : (
         <>
           <input
-            id={`todo-${todo.id}`}
+            id={`todo-done-${todo.id}`}
             type="checkbox"
             checked={todo.done}
             onChange={() => actions.toggle(todo)}
           />
           <label
-            htmlFor={`todo-${todo.id}`}
+            htmlFor={`todo-done-${todo.id}`}
             className={`ml-1 flex-1 ${todo.done ? 'text-zinc-600 line-through dark:text-zinc-400' : ''}`}
           >
             {todo.text}

@@ -4,6 +4,7 @@ import { type Todo, useTodos } from '../../api/todos';
 import { Button, ErrorState, errorMessage, Loading } from '../../components/ui';
 import { reorderedIds, TodoGroupDnd } from './todo-dnd';
 import { TodoRow, type TodoRowActions } from './todo-row';
+import { useAnchorTarget } from './use-anchor-target';
 
 export function Todos({ boardId, taskId }: { boardId: string; taskId: string }) {
   const {
@@ -15,6 +16,7 @@ export function Todos({ boardId, taskId }: { boardId: string; taskId: string }) 
     remove,
   } = useTodos(boardId, taskId, (error) => toast.error(errorMessage(error)));
   const [editingId, setEditingId] = useState<string | null>(null);
+  const highlighted = useAnchorTarget('todo', todos.isSuccess);
   const onDrop = (activeId: string, overId: string) => {
     const ids = reorderedIds(todos.data ?? [], activeId, overId);
     if (ids) reorder.mutate(ids);
@@ -83,6 +85,7 @@ export function Todos({ boardId, taskId }: { boardId: string; taskId: string }) 
                   editing={editingId === todo.id}
                   busy={{ edit: edit.isPending, reorder: reorder.isPending }}
                   actions={rowActions}
+                  highlighted={highlighted === todo.id}
                 />
               ))}
             </ul>

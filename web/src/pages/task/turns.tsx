@@ -2,6 +2,8 @@ import { Bot, User } from 'lucide-react';
 import { useState } from 'react';
 import { type TurnSourceName, useTurns } from '../../api/turns';
 import { Badge, Button, ErrorState, Loading, Time } from '../../components/ui';
+import { anchorId } from '../../lib/task-anchor';
+import { HIGHLIGHT_CLASSES, useAnchorTarget } from './use-anchor-target';
 
 const SOURCE_NAMES: Record<TurnSourceName, string> = { claude: 'Claude', copilot: 'Copilot' };
 
@@ -19,6 +21,13 @@ export function Turns({ boardId, taskId }: { boardId: string; taskId: string }) 
   const setSource = setPicked;
   const turns = source === 'claude' ? claude : copilot;
   const all = turns.data?.pages.flatMap((page) => page.data) ?? [];
+  // Opened at a turn: found when it is on the page shown (the first page of the source shown).
+  const highlighted = useAnchorTarget('turn', claude.isSuccess && copilot.isSuccess);
+  const anchor = (id: string) => ({
+    id: anchorId('turn', id),
+    tabIndex: -1,
+    'data-highlighted': highlighted === id || undefined,
+  });
   return (
     <section aria-labelledby="turns-heading" className="space-y-3">
       <div className="flex flex-wrap items-center gap-3">
@@ -50,7 +59,11 @@ export function Turns({ boardId, taskId }: { boardId: string; taskId: string }) 
       <ol className="space-y-2">
         {all.map((turn) =>
           turn.toolUseOnly ? (
-            <li key={turn.id} className="text-xs text-zinc-600 dark:text-zinc-400">
+            <li
+              key={turn.id}
+              {...anchor(turn.id)}
+              className={`rounded-md text-xs text-zinc-600 dark:text-zinc-400 ${HIGHLIGHT_CLASSES}`}
+            >
               <details>
                 <summary className="cursor-pointer truncate">
                   <Badge tone="accent">{SOURCE_NAMES[turn.source]}</Badge> Tool use ·{' '}
@@ -62,7 +75,8 @@ export function Turns({ boardId, taskId }: { boardId: string; taskId: string }) 
           ) : (
             <li
               key={turn.id}
-              className={`rounded-md p-3 text-sm ${turn.role === 'user' ? 'bg-zinc-100 dark:bg-zinc-800' : 'border border-zinc-200 dark:border-zinc-800'}`}
+              {...anchor(turn.id)}
+              className={`rounded-md p-3 text-sm ${HIGHLIGHT_CLASSES} ${turn.role === 'user' ? 'bg-zinc-100 dark:bg-zinc-800' : 'border border-zinc-200 dark:border-zinc-800'}`}
             >
               <p className="mb-1 flex items-center gap-1.5 text-xs text-zinc-600 dark:text-zinc-400">
                 {turn.role === 'user' ? (
