@@ -1,7 +1,7 @@
 import { Bell, ChevronDown, LayoutGrid, LogOut, Settings, User as UserIcon } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { Suspense } from 'react';
-import { NavLink, Outlet, useMatch, useNavigate } from 'react-router';
+import { NavLink, Outlet, useLocation, useMatch, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { useUnreadCount } from '../api/notifications';
 import { useSession, useSignOut } from '../api/session';
@@ -80,8 +80,12 @@ function InboxLink() {
 
 /** The frame of every signed-in page: a skip link, the header and its navigation, the page. */
 export function AppShell() {
-  // A board uses the window's whole width (its lanes); other pages read best in a column.
-  const wide = useMatch('/boards/:boardId') !== null;
+  // A board uses the window's whole width (its lanes); other pages read best in a column. A task opened
+  // from the board keeps the board wide beneath its panel (the history state of task-panel.tsx), so the
+  // board does not jump into a column when the panel opens.
+  const overBoard = (useLocation().state as { overBoard?: boolean } | null)?.overBoard === true;
+  const onTask = useMatch('/boards/:boardId/tasks/:taskId') !== null;
+  const wide = useMatch('/boards/:boardId') !== null || (onTask && overBoard);
   const width = wide ? 'max-w-none' : 'max-w-6xl';
   return (
     <div className="min-h-screen">
