@@ -17,6 +17,8 @@ interface Manifest {
 interface TestedVersions {
   full: string[];
   smoke: string[];
+  /** Tested version → the release whose headers better-sqlite3 is built against for it. */
+  nativeHeaders: Record<string, string>;
 }
 
 function readJson<T>(file: string): T {
@@ -31,10 +33,9 @@ const tested = readJson<TestedVersions>('scripts/node-versions.json');
  * The oldest release of each supported line, the versions .ci/run runs (the machine's Node 20 is not
  * pinned: 20.19.0 stands for it) and a later 20.x that is the line's last patch release.
  */
-const SUPPORTED = ['20.19.0', '20.20.2', '22.13.0', '26.0.0', ...tested.full, ...tested.smoke];
+const SUPPORTED = ['20.19.0', '20.20.2', '22.13.0', '24.0.0', '26.0.0', ...tested.full, ...tested.smoke];
 /** Lines nobody tests: an install there should warn. */
-// 24: its smoke run crashed in better-sqlite3 at start-up (1 of 3; docs/deployment.md), so it is not claimed.
-const UNSUPPORTED = ['18.20.8', '20.18.3', '21.7.3', '22.12.0', '23.11.1', '24.21.0', '25.9.0', '27.0.0'];
+const UNSUPPORTED = ['18.20.8', '20.18.3', '21.7.3', '22.12.0', '23.11.1', '25.9.0', '27.0.0'];
 
 // npm warns EBADENGINE exactly when this is false (npm-install-checks uses the same options).
 const accepts = (version: string, range: string) =>
@@ -60,9 +61,24 @@ describe('supported Node.js versions', () => {
 
   it('include the exact versions CI runs, one per line besides the machine’s 20', () => {
     const majors = [...tested.full, ...tested.smoke].map((version) => semver.major(version)).sort();
-    expect(majors).toEqual([22, 26]);
+    expect(majors).toEqual([22, 24, 26]);
     for (const version of [...tested.full, ...tested.smoke])
       expect(semver.valid(version), version).toBe(version);
+  });
+
+  // Node 24.19 put environment cleanup hooks into node_object_wrap.h, which better-sqlite3 12 compiles
+  // in: built against those headers it aborts when a statement is freed outside JavaScript. The
+  // release-built binary (and CI's build) uses the headers of a 24 before that, with the same ABI.
+  it('build better-sqlite3 for 24 against the headers of a 24 before 24.19', () => {
+    const tested24 = [...tested.full, ...tested.smoke].filter((version) => semver.major(version) === 24);
+    for (const version of tested24) {
+      const headers = tested.nativeHeaders[version];
+      expect(headers, version).toBeDefined();
+      expect(semver.major(headers ?? ''), version).toBe(24);
+      expect(semver.lt(headers ?? '', '24.19.0'), version).toBe(true);
+    }
+    for (const version of Object.keys(tested.nativeHeaders))
+      expect([...tested.full, ...tested.smoke]).toContain(version);
   });
 
   it('are the ones docs/deployment.md names', () => {
