@@ -13,6 +13,9 @@ export const Agent = Type.Object({
   updatedAt: Timestamp,
 });
 
+/** The web UI's answer to deactivating an agent: the agent, and how many of its keys were revoked. */
+export const DeactivatedAgent = Type.Object({ ...Agent.properties, keysRevoked: Type.Integer() });
+
 export const CreateAgentBody = Type.Object(
   {
     name: Type.String({ description: 'Trimmed; 1..200 characters.' }),

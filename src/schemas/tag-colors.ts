@@ -25,6 +25,9 @@ export const TagColor = Type.Union(
   { description: 'A colour of the fixed palette.' },
 );
 
+/** `PUT /api/ui/boards/:id/tag-colors`: the colour the tag shows now, and whether the board chose it. */
+export const TagColorChoice = Type.Object({ tag: Type.String(), color: TagColor, chosen: Type.Boolean() });
+
 /** One chosen colour; tags without one show the colour derived from their name. */
 export const TagColorEntry = Type.Object(
   {

@@ -1,21 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { BoardView } from '../../web/src/api/board-view.js';
+import type { BoardView, Card } from '../../web/src/api/board-view.js';
 import { applyLiveEvent, type LiveActivity } from '../../web/src/live/apply-event.js';
 
-interface Card {
-  id: string;
-  shortId: string;
-  title: string;
-  laneId: string;
-  position: number | null;
-  priority: number;
-  tags: string[];
-  archived: boolean;
-  todos: { done: number; total: number };
-  commentCount: number;
-  assetCount: number;
-  agentActive: boolean;
-}
+const AT = '2026-11-27T10:00:00.000Z';
 
 const card = (id: string, laneId: string, position: number | null, extra: Partial<Card> = {}): Card => ({
   id,
@@ -30,17 +17,21 @@ const card = (id: string, laneId: string, position: number | null, extra: Partia
   commentCount: 0,
   assetCount: 0,
   agentActive: false,
+  assignees: [],
+  atWork: [],
+  updatedAt: AT,
   ...extra,
 });
 
 function board(): BoardView<Card> {
   return {
-    board: { id: 'brd', name: 'Board' },
+    board: { id: 'brd', name: 'Board', createdAt: AT, updatedAt: AT },
     lanes: [
       { id: 'todo', name: 'Todo', position: 0, taskCount: 3 },
       { id: 'done', name: 'Done', position: 1, taskCount: 1 },
     ],
     tasks: [card('a', 'todo', 0), card('b', 'todo', 1), card('c', 'todo', 2), card('d', 'done', 0)],
+    tagColors: [],
     activityId: 10,
   };
 }
@@ -48,8 +39,12 @@ function board(): BoardView<Card> {
 const activity = (id: number, type: string, extra: Partial<LiveActivity> = {}): LiveActivity => ({
   id,
   type,
+  boardId: 'brd',
   taskId: null,
+  actor: { kind: 'user', id: 'usr_1', name: 'Ada' },
+  origin: 'ui',
   data: {},
+  createdAt: AT,
   ...extra,
 });
 

@@ -9,6 +9,8 @@ import {
   derivedTagColor as webDerived,
 } from '../../web/src/pages/board/tag-tone.js';
 
+const AT = '2026-11-27T10:00:00.000Z';
+
 describe('tag colours (issue 27)', () => {
   it('has one palette and one derivation on the server and in the web UI', () => {
     expect([...WEB_COLORS]).toEqual([...SERVER_COLORS]);
@@ -23,7 +25,7 @@ describe('tag colours (issue 27)', () => {
 
   it('applies a live tag.color_changed to a board snapshot, sorted by tag, null clearing', () => {
     const board = {
-      board: { id: 'b', name: 'B' },
+      board: { id: 'b', name: 'B', createdAt: AT, updatedAt: AT },
       lanes: [],
       tasks: [],
       activityId: 1,
@@ -35,7 +37,11 @@ describe('tag colours (issue 27)', () => {
       {
         id: 2,
         type: 'tag.color_changed',
+        boardId: 'b',
         taskId: null,
+        actor: { kind: 'user', id: 'usr_1', name: 'Ada' },
+        origin: 'ui',
+        createdAt: AT,
         data: { tag: 'bug', color: 'red' },
       },
       false,

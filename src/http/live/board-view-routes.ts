@@ -3,8 +3,9 @@ import { Type } from '@sinclair/typebox';
 import type { ActivityService } from '../../domain/activities/activity-service.js';
 import type { BoardService } from '../../domain/boards/board-service.js';
 import type { BoardViewService } from '../../domain/boards/board-view-service.js';
-import { CreateBoardBody } from '../../schemas/boards.js';
-import { BoardParams, TaskParams } from '../../schemas/common.js';
+import { ActivityPage, BoardView } from '../../schemas/board-view.js';
+import { Board, CreateBoardBody } from '../../schemas/boards.js';
+import { BoardParams, Data, TaskParams } from '../../schemas/common.js';
 import { actorOf } from '../plugins/authentication.js';
 
 export interface BoardViewRouteDeps {
@@ -36,6 +37,7 @@ export const boardViewRoutes: FastifyPluginAsyncTypebox<BoardViewRouteDeps> = as
           { archived: Type.Optional(Type.Boolean()) },
           { additionalProperties: false },
         ),
+        response: { 200: Data(BoardView) },
       },
     },
     async (request) => ({
@@ -47,7 +49,7 @@ export const boardViewRoutes: FastifyPluginAsyncTypebox<BoardViewRouteDeps> = as
 
   app.patch(
     '/boards/:boardId',
-    { schema: { params: BoardParams, body: CreateBoardBody } },
+    { schema: { params: BoardParams, body: CreateBoardBody, response: { 200: Data(Board) } } },
     async (request) => ({
       data: await deps.boards.renameBoard(actorOf(request), request.params.boardId, request.body),
     }),
@@ -55,7 +57,7 @@ export const boardViewRoutes: FastifyPluginAsyncTypebox<BoardViewRouteDeps> = as
 
   app.get(
     '/boards/:boardId/activities',
-    { schema: { params: BoardParams, querystring: ActivityPageQuery } },
+    { schema: { params: BoardParams, querystring: ActivityPageQuery, response: { 200: ActivityPage } } },
     async (request) =>
       deps.activities.listForBoard(actorOf(request), request.params.boardId, {
         ...request.query,
@@ -65,7 +67,7 @@ export const boardViewRoutes: FastifyPluginAsyncTypebox<BoardViewRouteDeps> = as
 
   app.get(
     '/boards/:boardId/tasks/:taskId/activities',
-    { schema: { params: TaskParams, querystring: ActivityPageQuery } },
+    { schema: { params: TaskParams, querystring: ActivityPageQuery, response: { 200: ActivityPage } } },
     async (request) =>
       deps.activities.listForTask(actorOf(request), request.params.boardId, request.params.taskId, {
         ...request.query,

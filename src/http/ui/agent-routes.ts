@@ -2,7 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AgentService } from '../../domain/agents/agent-service.js';
 import type { KeyConsole } from '../../domain/people/key-console.js';
-import { CreateAgentBody, UpdateAgentBody } from '../../schemas/agents.js';
+import { Agent, CreateAgentBody, DeactivatedAgent, Member, UpdateAgentBody } from '../../schemas/agents.js';
+import { Data } from '../../schemas/common.js';
+import { ApiKey, CreatedApiKey } from '../../schemas/settings.js';
 import { actorOfUi } from './account-routes.js';
 
 const IdParams = Type.Object({ id: Type.String() });
@@ -33,36 +35,60 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{
   keyConsole: KeyConsole;
 }> = async (app, { agents, keyConsole }) => {
   // The member picker (every person): active people and agents, by name.
-  app.get('/members', async (request) => ({ data: await agents.listMembers(actorOfUi(request)) }));
+  app.get('/members', { schema: { response: { 200: Data(Type.Array(Member)) } } }, async (request) => ({
+    data: await agents.listMembers(actorOfUi(request)),
+  }));
 
-  app.get('/agents', async (request) => ({ data: await agents.listAgents(actorOfUi(request)) }));
+  const agentAnswer = { 200: Data(Agent) };
+  app.get('/agents', { schema: { response: { 200: Data(Type.Array(Agent)) } } }, async (request) => ({
+    data: await agents.listAgents(actorOfUi(request)),
+  }));
 
-  app.post('/agents', { schema: { body: CreateAgentBody } }, async (request, reply) =>
-    reply.status(201).send({ data: await agents.createAgent(actorOfUi(request), request.body) }),
+  app.post(
+    '/agents',
+    { schema: { body: CreateAgentBody, response: { 201: Data(Agent) } } },
+    async (request, reply) =>
+      reply.status(201).send({ data: await agents.createAgent(actorOfUi(request), request.body) }),
   );
 
-  app.get('/agents/:id', { schema: { params: IdParams } }, async (request) => ({
+  app.get('/agents/:id', { schema: { params: IdParams, response: agentAnswer } }, async (request) => ({
     data: await agents.getAgent(actorOfUi(request), request.params.id),
   }));
 
-  app.patch('/agents/:id', { schema: { params: IdParams, body: UpdateAgentBody } }, async (request) => ({
-    data: await agents.updateAgent(actorOfUi(request), request.params.id, request.body),
-  }));
+  app.patch(
+    '/agents/:id',
+    { schema: { params: IdParams, body: UpdateAgentBody, response: agentAnswer } },
+    async (request) => ({
+      data: await agents.updateAgent(actorOfUi(request), request.params.id, request.body),
+    }),
+  );
 
-  app.post('/agents/:id/deactivate', { schema: { params: IdParams } }, async (request) => ({
-    data: await agents.deactivateAgent(actorOfUi(request), request.params.id),
-  }));
+  app.post(
+    '/agents/:id/deactivate',
+    { schema: { params: IdParams, response: { 200: Data(DeactivatedAgent) } } },
+    async (request) => ({
+      data: await agents.deactivateAgent(actorOfUi(request), request.params.id),
+    }),
+  );
 
-  app.get('/agents/:id/keys', { schema: { params: IdParams } }, async (request) => {
-    const actor = actorOfUi(request);
-    const ids = await agents.keyIdsOf(actor, request.params.id);
-    return { data: (await keyConsole.list(actor)).filter((key) => ids.has(key.id)) };
-  });
+  app.get(
+    '/agents/:id/keys',
+    { schema: { params: IdParams, response: { 200: Data(Type.Array(ApiKey)) } } },
+    async (request) => {
+      const actor = actorOfUi(request);
+      const ids = await agents.keyIdsOf(actor, request.params.id);
+      return { data: (await keyConsole.list(actor)).filter((key) => ids.has(key.id)) };
+    },
+  );
 
-  app.post('/agents/:id/keys', { schema: { params: IdParams, body: KeyBody } }, async (request, reply) => {
-    const actor = actorOfUi(request);
-    await agents.getAgent(actor, request.params.id); // an unknown agent is 404, a deactivated one 400
-    const created = await keyConsole.create(actor, { ...request.body, agentId: request.params.id });
-    return reply.status(201).send({ data: created });
-  });
+  app.post(
+    '/agents/:id/keys',
+    { schema: { params: IdParams, body: KeyBody, response: { 201: Data(CreatedApiKey) } } },
+    async (request, reply) => {
+      const actor = actorOfUi(request);
+      await agents.getAgent(actor, request.params.id); // an unknown agent is 404, a deactivated one 400
+      const created = await keyConsole.create(actor, { ...request.body, agentId: request.params.id });
+      return reply.status(201).send({ data: created });
+    },
+  );
 };

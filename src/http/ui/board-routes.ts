@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { CommentParams } from '../../schemas/comments.js';
-import { TaskParams } from '../../schemas/common.js';
+import { Comment, CommentParams } from '../../schemas/comments.js';
+import { Data, NoContent, TaskParams } from '../../schemas/common.js';
 import { assetRoutes } from '../routes/assets.js';
 import { boardRoutes } from '../routes/boards.js';
 import { laneRoutes } from '../routes/lanes.js';
@@ -30,10 +30,14 @@ export const uiBoardRoutes: FastifyPluginAsyncTypebox<{ services: UiServices }> 
   await app.register(assetRoutes, { assets: services.assets });
   await app.register(reactionRoutes, { reactions: services.reactions });
 
-  app.get('/boards/:boardId/tasks/:taskId/comments', { schema: { params: TaskParams } }, async (request) => {
-    const { boardId, taskId } = request.params;
-    return { data: await services.comments.listComments(actorOfUi(request), boardId, taskId) };
-  });
+  app.get(
+    '/boards/:boardId/tasks/:taskId/comments',
+    { schema: { params: TaskParams, response: { 200: Data(Type.Array(Comment)) } } },
+    async (request) => {
+      const { boardId, taskId } = request.params;
+      return { data: await services.comments.listComments(actorOfUi(request), boardId, taskId) };
+    },
+  );
 
   app.post(
     '/boards/:boardId/tasks/:taskId/comments',
@@ -41,6 +45,7 @@ export const uiBoardRoutes: FastifyPluginAsyncTypebox<{ services: UiServices }> 
       schema: {
         params: TaskParams,
         body: Type.Object({ body: Type.String() }, { additionalProperties: false }),
+        response: { 201: Data(Comment) },
       },
     },
     async (request, reply) => {
@@ -55,11 +60,11 @@ export const uiBoardRoutes: FastifyPluginAsyncTypebox<{ services: UiServices }> 
 
   app.delete(
     '/boards/:boardId/tasks/:taskId/comments/:commentId',
-    { schema: { params: CommentParams } },
+    { schema: { params: CommentParams, response: { 204: NoContent } } },
     async (request, reply) => {
       const { boardId, taskId, commentId } = request.params;
       await services.comments.deleteComment(actorOfUi(request), boardId, taskId, commentId);
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 };

@@ -4,7 +4,8 @@ import { DomainError } from '../../domain/errors.js';
 import type { NotificationService } from '../../domain/notifications/notification-service.js';
 import type { SessionService } from '../../domain/people/session-service.js';
 import type { InboxFeed } from '../../live/notification-feed.js';
-import { BoardParams } from '../../schemas/common.js';
+import { BoardParams, Data, NoContent } from '../../schemas/common.js';
+import { MarkedRead, MutedBoard, NotificationPage, UnreadCount } from '../../schemas/notifications.js';
 import { startEventStream } from '../live/sse.js';
 import { actorOfUi } from './account-routes.js';
 import { personOf } from './ui-session.js';
@@ -42,41 +43,63 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<NotificationRoutesOpt
           },
           { additionalProperties: false },
         ),
+        response: { 200: NotificationPage },
       },
     },
     async (request) => notifications.list(actorOfUi(request), request.query),
   );
 
-  app.get('/notifications/unread-count', async (request) => ({
-    data: { unread: await notifications.unreadCount(actorOfUi(request)) },
-  }));
+  app.get(
+    '/notifications/unread-count',
+    { schema: { response: { 200: Data(UnreadCount) } } },
+    async (request) => ({
+      data: { unread: await notifications.unreadCount(actorOfUi(request)) },
+    }),
+  );
 
-  app.post('/notifications/read-all', async (request) => ({
-    data: { marked: await notifications.markAllRead(actorOfUi(request)) },
-  }));
+  app.post(
+    '/notifications/read-all',
+    { schema: { response: { 200: Data(MarkedRead) } } },
+    async (request) => ({
+      data: { marked: await notifications.markAllRead(actorOfUi(request)) },
+    }),
+  );
 
   app.post(
     '/notifications/:notificationId/read',
-    { schema: { params: NotificationParams } },
+    { schema: { params: NotificationParams, response: { 204: NoContent } } },
     async (request, reply) => {
       await notifications.markRead(actorOfUi(request), request.params.notificationId);
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 
-  app.get('/notifications/muted-boards', async (request) => ({
-    data: await notifications.mutedBoards(actorOfUi(request)),
-  }));
+  app.get(
+    '/notifications/muted-boards',
+    { schema: { response: { 200: Data(Type.Array(MutedBoard)) } } },
+    async (request) => ({
+      data: await notifications.mutedBoards(actorOfUi(request)),
+    }),
+  );
 
-  app.put('/boards/:boardId/mute', { schema: { params: BoardParams } }, async (request, reply) => {
-    await notifications.mute(actorOfUi(request), request.params.boardId);
-    return reply.status(204).send();
-  });
+  const noContent = { 204: NoContent };
+  app.put(
+    '/boards/:boardId/mute',
+    { schema: { params: BoardParams, response: noContent } },
+    async (request, reply) => {
+      await notifications.mute(actorOfUi(request), request.params.boardId);
+      return reply.status(204).send(null);
+    },
+  );
 
-  app.delete('/boards/:boardId/mute', { schema: { params: BoardParams } }, async (request, reply) => {
-    await notifications.unmute(actorOfUi(request), request.params.boardId);
-    return reply.status(204).send();
-  });
+  app.delete(
+    '/boards/:boardId/mute',
+    { schema: { params: BoardParams, response: noContent } },
+    async (request, reply) => {
+      await notifications.unmute(actorOfUi(request), request.params.boardId);
+      return reply.status(204).send(null);
+    },
+  );
 
   await app.register(inboxEventsRoute, options);
 };

@@ -5,6 +5,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionService } from '../../domain/people/session-service.js';
 import { SsoRefusal, type SsoService } from '../../domain/people/sso-service.js';
 import type { SecretBox } from '../../lib/secret-box.js';
+import { Data } from '../../schemas/common.js';
+import { SignInOptions } from '../../schemas/people.js';
 import { setSessionCookie } from './ui-session.js';
 
 /** What a sign-in remembers between its start and the provider's redirect back (auth/oidc's shape). */
@@ -74,9 +76,11 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<SingleSignOnRoutesOptions> = 
   app,
   { singleSignOn, sessions, sso },
 ) => {
-  app.get('/sign-in-options', { config: { public: true } }, async () => ({
-    data: { sso: singleSignOn !== null, passwordSignIn: sessions.passwordSignIn },
-  }));
+  app.get(
+    '/sign-in-options',
+    { config: { public: true }, schema: { response: { 200: Data(SignInOptions) } } },
+    async () => ({ data: { sso: singleSignOn !== null, passwordSignIn: sessions.passwordSignIn } }),
+  );
   if (singleSignOn === null) return;
   const { relyingParty, secrets } = singleSignOn;
 

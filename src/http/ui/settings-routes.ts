@@ -3,6 +3,18 @@ import { Type } from '@sinclair/typebox';
 import type { KeyConsole } from '../../domain/people/key-console.js';
 import type { WebhookConsole } from '../../domain/people/webhook-console.js';
 import type { WebhookService } from '../../domain/webhooks/webhook-service.js';
+import { Data, NoContent } from '../../schemas/common.js';
+import {
+  ApiKey,
+  ConsoleWebhook,
+  ConsoleWebhookDetail,
+  CreatedApiKey,
+  CreatedConsoleWebhook,
+  QueuedDelivery,
+  RevealedKey,
+  RevokedKey,
+} from '../../schemas/settings.js';
+import { RotatedSecret } from '../../schemas/webhooks.js';
 import { actorOfUi } from './account-routes.js';
 
 const IdParams = Type.Object({ id: Type.String() });
@@ -26,11 +38,18 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{
   webhookConsole: WebhookConsole;
   webhooks: WebhookService;
 }> = async (app, { keyConsole, webhookConsole, webhooks }) => {
-  app.get('/keys', async (request) => ({ data: await keyConsole.list(actorOfUi(request)) }));
+  app.get('/keys', { schema: { response: { 200: Data(Type.Array(ApiKey)) } } }, async (request) => ({
+    data: await keyConsole.list(actorOfUi(request)),
+  }));
 
   app.post(
     '/keys',
-    { schema: { body: Type.Object({ name: Type.String(), ...Access }, { additionalProperties: false }) } },
+    {
+      schema: {
+        body: Type.Object({ name: Type.String(), ...Access }, { additionalProperties: false }),
+        response: { 201: Data(CreatedApiKey) },
+      },
+    },
     async (request, reply) =>
       reply.status(201).send({ data: await keyConsole.create(actorOfUi(request), request.body) }),
   );
@@ -41,6 +60,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{
       schema: {
         params: IdParams,
         body: Type.Object({ password: Type.String() }, { additionalProperties: false }),
+        response: { 200: Data(RevealedKey) },
       },
     },
     async (request) => ({
@@ -50,19 +70,37 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{
 
   app.put(
     '/keys/:id/grants',
-    { schema: { params: IdParams, body: Type.Object(Access, { additionalProperties: false }) } },
+    {
+      schema: {
+        params: IdParams,
+        body: Type.Object(Access, { additionalProperties: false }),
+        response: { 200: Data(ApiKey) },
+      },
+    },
     async (request) => ({
       data: await keyConsole.setAccess(actorOfUi(request), request.params.id, request.body),
     }),
   );
 
-  app.delete('/keys/:id', { schema: { params: IdParams } }, async (request) => ({
-    data: await keyConsole.revoke(actorOfUi(request), request.params.id),
-  }));
+  app.delete(
+    '/keys/:id',
+    { schema: { params: IdParams, response: { 200: Data(RevokedKey) } } },
+    async (request) => ({
+      data: await keyConsole.revoke(actorOfUi(request), request.params.id),
+    }),
+  );
 
-  app.get('/event-types', async (request) => ({ data: webhookConsole.eventTypes(actorOfUi(request)) }));
+  app.get(
+    '/event-types',
+    { schema: { response: { 200: Data(Type.Array(Type.String())) } } },
+    async (request) => ({ data: webhookConsole.eventTypes(actorOfUi(request)) }),
+  );
 
-  app.get('/webhooks', async (request) => ({ data: await webhookConsole.list(actorOfUi(request)) }));
+  app.get(
+    '/webhooks',
+    { schema: { response: { 200: Data(Type.Array(ConsoleWebhook)) } } },
+    async (request) => ({ data: await webhookConsole.list(actorOfUi(request)) }),
+  );
 
   app.post(
     '/webhooks',
@@ -76,6 +114,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{
           },
           { additionalProperties: false },
         ),
+        response: { 201: Data(CreatedConsoleWebhook) },
       },
     },
     async (request, reply) => {
@@ -93,6 +132,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{
       schema: {
         params: IdParams,
         querystring: Type.Object({ status: Type.Optional(Type.String()) }, { additionalProperties: false }),
+        response: { 200: Data(ConsoleWebhookDetail) },
       },
     },
     async (request) => ({
@@ -113,6 +153,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{
           },
           { additionalProperties: false },
         ),
+        response: { 200: Data(ConsoleWebhook) },
       },
     },
     async (request) => {
@@ -123,14 +164,19 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{
     },
   );
 
-  app.post('/webhooks/:id/ping', { schema: { params: IdParams } }, async (request, reply) => {
-    const { delivery_id } = await webhooks.pingWebhook(actorOfUi(request), request.params.id);
-    return reply.status(202).send({ data: { deliveryId: delivery_id } });
-  });
+  const queued = { 202: Data(QueuedDelivery) };
+  app.post(
+    '/webhooks/:id/ping',
+    { schema: { params: IdParams, response: queued } },
+    async (request, reply) => {
+      const { delivery_id } = await webhooks.pingWebhook(actorOfUi(request), request.params.id);
+      return reply.status(202).send({ data: { deliveryId: delivery_id } });
+    },
+  );
 
   app.post(
     '/webhooks/:id/deliveries/:deliveryId/redeliver',
-    { schema: { params: Type.Object({ id: Type.String(), deliveryId: Type.String() }) } },
+    { schema: { params: Type.Object({ id: Type.String(), deliveryId: Type.String() }), response: queued } },
     async (request, reply) => {
       const { id, deliveryId } = request.params;
       const { delivery_id } = await webhooks.redeliver(actorOfUi(request), id, deliveryId);
@@ -138,12 +184,20 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{
     },
   );
 
-  app.post('/webhooks/:id/rotate-secret', { schema: { params: IdParams } }, async (request) => ({
-    data: await webhooks.rotateSecret(actorOfUi(request), request.params.id),
-  }));
+  app.post(
+    '/webhooks/:id/rotate-secret',
+    { schema: { params: IdParams, response: { 200: RotatedSecret } } },
+    async (request) => ({
+      data: await webhooks.rotateSecret(actorOfUi(request), request.params.id),
+    }),
+  );
 
-  app.delete('/webhooks/:id', { schema: { params: IdParams } }, async (request, reply) => {
-    await webhooks.deleteWebhook(actorOfUi(request), request.params.id);
-    return reply.status(204).send();
-  });
+  app.delete(
+    '/webhooks/:id',
+    { schema: { params: IdParams, response: { 204: NoContent } } },
+    async (request, reply) => {
+      await webhooks.deleteWebhook(actorOfUi(request), request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
 };

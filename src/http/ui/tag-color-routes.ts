@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { TagColorService } from '../../domain/boards/tag-color-service.js';
-import { BoardParams } from '../../schemas/common.js';
+import { ChosenTagColor } from '../../schemas/board-view.js';
+import { BoardParams, Data } from '../../schemas/common.js';
+import { TagColorChoice } from '../../schemas/tag-colors.js';
 import { actorOfUi } from './account-routes.js';
 
 /*
@@ -24,13 +26,17 @@ export const tagColorRoutes: FastifyPluginAsyncTypebox<{ tagColors: TagColorServ
   app,
   { tagColors },
 ) => {
-  app.get('/boards/:boardId/tag-colors', { schema: { params: BoardParams } }, async (request) => ({
-    data: await tagColors.list(actorOfUi(request), request.params.boardId),
-  }));
+  app.get(
+    '/boards/:boardId/tag-colors',
+    { schema: { params: BoardParams, response: { 200: Data(Type.Array(ChosenTagColor)) } } },
+    async (request) => ({
+      data: await tagColors.list(actorOfUi(request), request.params.boardId),
+    }),
+  );
 
   app.put(
     '/boards/:boardId/tag-colors',
-    { schema: { params: BoardParams, body: TagColorBody } },
+    { schema: { params: BoardParams, body: TagColorBody, response: { 200: Data(TagColorChoice) } } },
     async (request) => ({
       data: await tagColors.setColor(actorOfUi(request), request.params.boardId, request.body),
     }),

@@ -1,25 +1,15 @@
+import type { Static } from '@sinclair/typebox';
 import { useInfiniteQuery } from '@tanstack/react-query';
+import type {
+  ActivityPage as ActivityPageSchema,
+  Activity as ActivitySchema,
+} from '../../../src/schemas/board-view.js';
 import { getEnvelope } from './client';
 import { taskKeys, taskPath } from './tasks';
 
-/**
- * One entry of a task's history (docs/ui-api.md, "Activity"). The UI API's own shape: no schema in
- * src/schemas describes it.
- */
-export interface Activity {
-  id: number;
-  type: string;
-  taskId: string | null;
-  actor: { kind: 'user' | 'api_key' | 'agent' | 'system'; id: string | null; name: string };
-  origin: 'ui' | 'api' | 'mcp' | 'cli';
-  data: Record<string, unknown>;
-  createdAt: string;
-}
-
-interface ActivityPage {
-  data: Activity[];
-  nextBefore: number | null;
-}
+/** One entry of a board's or task's history (docs/ui-api.md, "Activity"). */
+export type Activity = Static<typeof ActivitySchema>;
+type ActivityPage = Static<typeof ActivityPageSchema>;
 
 const PAGE_SIZE = 20;
 

@@ -1,8 +1,8 @@
 import type { Static } from '@sinclair/typebox';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Agent as AgentSchema } from '../../../src/schemas/agents.js';
+import type { Agent as AgentSchema, DeactivatedAgent } from '../../../src/schemas/agents.js';
 import { api } from './client';
-import { type Access, type ApiKey, keyKeys } from './keys';
+import { type Access, type ApiKey, keyKeys, type NewApiKey } from './keys';
 import { webhookKeys } from './webhooks';
 
 export type Agent = Static<typeof AgentSchema>;
@@ -40,7 +40,7 @@ export function useUpdateAgent(agent: Agent) {
 export function useDeactivateAgent(agent: Agent) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post<Agent & { keysRevoked: number }>(`/agents/${agent.id}/deactivate`),
+    mutationFn: () => api.post<Static<typeof DeactivatedAgent>>(`/agents/${agent.id}/deactivate`),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: agentKeys.all() });
       void queryClient.invalidateQueries({ queryKey: keyKeys.list() }); // its keys too
@@ -61,8 +61,7 @@ export function useAgentKeys(agentId: string, enabled = true) {
 export function useCreateAgentKey(agent: Agent) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { name: string } & Access) =>
-      api.post<ApiKey & { key: string }>(`/agents/${agent.id}/keys`, body),
+    mutationFn: (body: { name: string } & Access) => api.post<NewApiKey>(`/agents/${agent.id}/keys`, body),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: keyKeys.list() }), // the agent's keys too
   });
 }

@@ -1,14 +1,12 @@
+import type { Static } from '@sinclair/typebox';
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Member as MemberSchema } from '../../../src/schemas/agents.js';
 import { type BoardView, boardKeys, type Card } from './boards';
 import { api } from './client';
 import { type TaskDetail, taskKeys, taskPath } from './tasks';
 
 /** A person or an agent that tasks can be assigned to (`GET /api/ui/members`: active ones only). */
-export interface Member {
-  id: string;
-  type: 'person' | 'agent';
-  name: string;
-}
+export type Member = Static<typeof MemberSchema>;
 
 /** The contract's limit: a task has at most this many assignees. */
 export const MAX_ASSIGNEES = 10;

@@ -1,17 +1,19 @@
 import type { Static } from '@sinclair/typebox';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Permission as PermissionSchema } from '../../../src/schemas/boards.js';
+import type {
+  ApiKey as ApiKeySchema,
+  CreatedApiKey,
+  KeyGrant,
+  RevealedKey,
+} from '../../../src/schemas/settings.js';
 import { api } from './client';
-import type { PersonRef } from './people';
 import { webhookKeys } from './webhooks';
 
 export type Permission = Static<typeof PermissionSchema>;
 
-export interface Grant {
-  boardId: string;
-  boardName?: string;
-  permission: Permission;
-}
+/** A board a key may reach; as sent, only the board and the permission (the name comes back). */
+export type Grant = Pick<Static<typeof KeyGrant>, 'boardId' | 'permission'> & { boardName?: string };
 
 /** What an API key may reach: every board (edit), or the boards granted. */
 export interface Access {
@@ -19,21 +21,10 @@ export interface Access {
   grants: Grant[];
 }
 
-/** An API key as Settings › API Keys lists it (the UI API's own shape: no schema in src/schemas). */
-export interface ApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  owner: PersonRef | null;
-  /** The agent the key acts as, if it belongs to one. */
-  agent: PersonRef | null;
-  createdAt: string;
-  lastUsedAt: string | null;
-  allBoards: boolean;
-  grants: Grant[];
-  webhookCount: number;
-  reveals: { at: string; user: PersonRef }[];
-}
+/** An API key as Settings › API Keys lists it. */
+export type ApiKey = Static<typeof ApiKeySchema>;
+/** The answer that created a key: the key itself, shown once. */
+export type NewApiKey = Static<typeof CreatedApiKey>;
 
 export const keyKeys = {
   list: () => ['keys'] as const,
@@ -46,7 +37,7 @@ export function useKeys(enabled = true) {
 export function useCreateKey() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { name: string } & Access) => api.post<ApiKey & { key: string }>('/keys', body),
+    mutationFn: (body: { name: string } & Access) => api.post<NewApiKey>('/keys', body),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: keyKeys.list() }),
   });
 }
@@ -56,7 +47,7 @@ export function useRevealKey(apiKey: ApiKey) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (password: string) =>
-      api.post<{ id: string; key: string }>(`/keys/${apiKey.id}/reveal`, { password }),
+      api.post<Static<typeof RevealedKey>>(`/keys/${apiKey.id}/reveal`, { password }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: keyKeys.list() }),
   });
 }

@@ -1,25 +1,20 @@
+import type { Static } from '@sinclair/typebox';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  MarkedRead,
+  MutedBoard,
+  NotificationPage as NotificationPageSchema,
+  Notification as NotificationSchema,
+  UnreadCount,
+} from '../../../src/schemas/notifications.js';
 import { api, getEnvelope } from './client';
 
-export type NotificationKind = 'assigned' | 'mentioned' | 'commented' | 'moved' | 'todos_done';
-
 /** One inbox line (`GET /api/ui/notifications`). */
-export interface Notification {
-  id: string;
-  kind: NotificationKind;
-  board: { id: string; name: string };
-  task: { id: string; shortId: string; title: string };
-  commentId: string | null;
-  actor: { kind: string; name: string };
-  createdAt: string;
-  read: boolean;
-}
-
-interface NotificationPage {
-  data: Notification[];
-  nextCursor: string | null;
-  unread: number;
-}
+export type Notification = Static<typeof NotificationSchema>;
+export type NotificationKind = Notification['kind'];
+type NotificationPage = Static<typeof NotificationPageSchema>;
+/** The `data` of the inbox stream's `unread` event, and the unread count's answer. */
+export type Unread = Static<typeof UnreadCount>;
 
 export const notificationKeys = {
   all: () => ['notifications'] as const,
@@ -48,7 +43,7 @@ export function useNotifications(unreadOnly = false) {
 export function useUnreadCount() {
   return useQuery({
     queryKey: notificationKeys.unread(),
-    queryFn: async () => (await api.get<{ unread: number }>('/notifications/unread-count')).unread,
+    queryFn: async () => (await api.get<Unread>('/notifications/unread-count')).unread,
     staleTime: Number.POSITIVE_INFINITY,
   });
 }
@@ -66,14 +61,14 @@ export function useMarkRead() {
 }
 
 export function useMarkAllRead() {
-  return useInboxMutation(() => api.post<{ marked: number }>('/notifications/read-all'));
+  return useInboxMutation(() => api.post<Static<typeof MarkedRead>>('/notifications/read-all'));
 }
 
 /** The boards the person muted (they notify only mentions). */
 export function useMutedBoards() {
   return useQuery({
     queryKey: notificationKeys.muted(),
-    queryFn: () => api.get<Array<{ id: string; name: string }>>('/notifications/muted-boards'),
+    queryFn: () => api.get<Array<Static<typeof MutedBoard>>>('/notifications/muted-boards'),
   });
 }
 

@@ -1,39 +1,24 @@
+import type { Static } from '@sinclair/typebox';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  CreatedInvite,
+  InviteLookup,
+  Invite as InviteSchema,
+  PersonRef as PersonRefSchema,
+  User as UserSchema,
+} from '../../../src/schemas/people.js';
 import { api } from './client';
 import { keyKeys } from './keys';
 import { type NewAccount, sessionKeys } from './session';
 import { webhookKeys } from './webhooks';
 
-/*
- * People and invites are the UI API's own (docs/ui-api.md, "People"): no schema in src/schemas
- * describes them, so their shapes are written here.
- */
-export type Role = 'owner' | 'admin' | 'member';
-
-export interface User {
-  id: string;
-  email: string;
-  name: string;
-  role: Role;
-  active: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface PersonRef {
-  id: string;
-  name: string;
-}
-
-export interface Invite {
-  id: string;
-  role: Role;
-  createdAt: string;
-  expiresAt: string;
-  createdBy: PersonRef;
-  /** Only in the answer that created it. */
-  url?: string;
-}
+/* People and invites are the UI API's own (docs/ui-api.md, "People"); src/schemas/people.ts. */
+export type User = Static<typeof UserSchema>;
+export type Role = User['role'];
+export type PersonRef = Static<typeof PersonRefSchema>;
+export type Invite = Static<typeof InviteSchema>;
+/** The answer that created an invite: with its link, shown only then. */
+export type NewInvite = Static<typeof CreatedInvite>;
 
 export const peopleKeys = {
   people: () => ['people'] as const,
@@ -77,7 +62,7 @@ export function useInvites() {
 export function useCreateInvite() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (role: Role) => api.post<Invite>('/invites', { role }),
+    mutationFn: (role: Role) => api.post<NewInvite>('/invites', { role }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: peopleKeys.invites() }),
   });
 }
@@ -94,7 +79,7 @@ export function useWithdrawInvite() {
 export function useInvite(token: string) {
   return useQuery({
     queryKey: peopleKeys.invite(token),
-    queryFn: () => api.get<{ role: Role; expiresAt: string }>(`/invites/${encodeURIComponent(token)}`),
+    queryFn: () => api.get<Static<typeof InviteLookup>>(`/invites/${encodeURIComponent(token)}`),
     retry: false,
   });
 }

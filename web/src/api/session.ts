@@ -1,4 +1,6 @@
+import type { Static } from '@sinclair/typebox';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { SetupState, SignInOptions as SignInOptionsSchema } from '../../../src/schemas/people.js';
 import { ApiError, api, UI_API } from './client';
 import type { User } from './people';
 
@@ -16,10 +18,7 @@ export const sessionKeys = {
 };
 
 /** How people sign in here: single sign-on offered, and whether everyone (or only owners) may use a password. */
-export interface SignInOptions {
-  sso: boolean;
-  passwordSignIn: boolean;
-}
+export type SignInOptions = Static<typeof SignInOptionsSchema>;
 
 export function useSignInOptions() {
   return useQuery({
@@ -57,7 +56,7 @@ export function useSession() {
 export function useSetupNeeded(enabled: boolean) {
   return useQuery({
     queryKey: sessionKeys.setup(),
-    queryFn: () => api.get<{ needed: boolean }>('/setup'),
+    queryFn: () => api.get<Static<typeof SetupState>>('/setup'),
     enabled,
   });
 }

@@ -1,17 +1,14 @@
 import type { Static } from '@sinclair/typebox';
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { BoardDetail } from '../../../src/schemas/boards.js';
+import type { TagColorChoice as TagColorChoiceSchema } from '../../../src/schemas/tag-colors.js';
 import { tagColorsAfter } from '../live/apply-event';
 import type { TagColorEntry } from './board-view';
 import { type BoardView, boardKeys } from './boards';
 import { api } from './client';
 
 /** What `PUT /boards/:b/tag-colors` answers: the colour the tag shows now, and whether it was chosen. */
-export interface TagColorChoice {
-  tag: string;
-  color: string;
-  chosen: boolean;
-}
+export type TagColorChoice = Static<typeof TagColorChoiceSchema>;
 
 type Detail = Static<typeof BoardDetail>;
 

@@ -1,57 +1,25 @@
 import type { Static } from '@sinclair/typebox';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Webhook as WebhookSchema } from '../../../src/schemas/webhooks.js';
+import type {
+  ConsoleDelivery,
+  ConsoleWebhookDetail,
+  ConsoleWebhook as ConsoleWebhookSchema,
+  CreatedConsoleWebhook,
+  DeliveryAttempt,
+  QueuedDelivery,
+} from '../../../src/schemas/settings.js';
+import type { RotatedSecret } from '../../../src/schemas/webhooks.js';
 import { api } from './client';
 import { keyKeys } from './keys';
 
-export type DeliveryStatus = 'delivered' | 'pending' | 'failed';
-
-/**
- * A webhook as Settings › Webhooks shows it: the external API's webhook, with its key and last
- * delivery (docs/ui-api.md; those two fields have no schema in src/schemas).
- */
-export type Webhook = Static<typeof WebhookSchema> & {
-  apiKey: { id: string; name: string; prefix: string };
-  lastDelivery: {
-    id: string;
-    status: DeliveryStatus;
-    eventType: string;
-    createdAt: string;
-    responseStatus: number | null;
-  } | null;
-};
-
-export interface Attempt {
-  number: number;
-  at: string;
-  responseStatus: number | null;
-  responseBody: string | null;
-  durationMs: number | null;
-  error: string | null;
-}
-
+/** A webhook as Settings › Webhooks shows it: the external API's webhook, with its key and last delivery. */
+export type Webhook = Static<typeof ConsoleWebhookSchema>;
 /** A delivery with its attempts, as the UI API sends it (camelCase, unlike the external API's). */
-export interface Delivery {
-  id: string;
-  eventId: string;
-  eventType: string;
-  status: DeliveryStatus;
-  createdAt: string;
-  lastAttemptAt: string | null;
-  nextAttemptAt: string | null;
-  attempts: Attempt[];
-  /** The event's board (null for a ping); `name` is null once the board is deleted. */
-  board: { id: string; name: string | null } | null;
-  /** What the event is about: a task (title null once deleted) or a lane. */
-  subject:
-    | { type: 'task'; id: string; shortId: string | null; title: string | null }
-    | { type: 'lane'; id: string; name: string | null }
-    | null;
-  /** For a redelivery: the delivery it repeats (the event's first delivery to this webhook). */
-  repeats: string | null;
-}
-
-export type WebhookDetail = Webhook & { deliveries: Delivery[] };
+export type Delivery = Static<typeof ConsoleDelivery>;
+export type DeliveryStatus = Delivery['status'];
+export type Attempt = Static<typeof DeliveryAttempt>;
+export type WebhookDetail = Static<typeof ConsoleWebhookDetail>;
+type Queued = Static<typeof QueuedDelivery>;
 
 export const webhookKeys = {
   all: () => ['webhooks'] as const,
@@ -92,7 +60,7 @@ export function useCreateWebhook() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: { url: string; events: string[]; apiKeyId: string }) =>
-      api.post<Webhook & { secret: string }>('/webhooks', body),
+      api.post<Static<typeof CreatedConsoleWebhook>>('/webhooks', body),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: webhookKeys.all() });
       void queryClient.invalidateQueries({ queryKey: keyKeys.list() });
@@ -111,14 +79,14 @@ export function useSetWebhookActive(webhookId: string) {
 export function usePingWebhook(webhookId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post<{ deliveryId: string }>(`/webhooks/${webhookId}/ping`),
+    mutationFn: () => api.post<Queued>(`/webhooks/${webhookId}/ping`),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: webhookKeys.all() }),
   });
 }
 
 export function useRotateSecret(webhookId: string) {
   return useMutation({
-    mutationFn: () => api.post<{ secret: string }>(`/webhooks/${webhookId}/rotate-secret`),
+    mutationFn: () => api.post<Static<typeof RotatedSecret>['data']>(`/webhooks/${webhookId}/rotate-secret`),
   });
 }
 
@@ -138,7 +106,7 @@ export function useRedeliver(webhookId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (deliveryId: string) =>
-      api.post<{ deliveryId: string }>(`/webhooks/${webhookId}/deliveries/${deliveryId}/redeliver`),
+      api.post<Queued>(`/webhooks/${webhookId}/deliveries/${deliveryId}/redeliver`),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: webhookKeys.all() }),
   });
 }

@@ -1,22 +1,12 @@
 /*
  * Types only, with `.js` paths: the server's unit tests run this file too (NodeNext resolution).
  */
-import type { BoardView, Card, CardPlace, Lane, TagColorEntry } from '../api/board-view.js';
+import type { Static } from '@sinclair/typebox';
+import type { LiveActivity as LiveActivitySchema } from '../../../src/schemas/board-view.js';
+import type { BoardView, CardPlace, Lane, TagColorEntry } from '../api/board-view.js';
 
-/**
- * The `data` of a live stream event (docs/ui-api.md, "The live stream"). The stream's own shape: no
- * schema in src/schemas describes it.
- */
-export interface LiveActivity {
-  id: number;
-  type: string;
-  taskId: string | null;
-  data: Record<string, unknown>;
-  /** The task's card now (activities about a task); null when the task is gone. */
-  card?: Card | null;
-  /** All lanes now, by position (lane activities). */
-  lanes?: Array<Pick<Lane, 'id' | 'name' | 'position'>>;
-}
+/** The `data` of a live stream event (docs/ui-api.md, "The live stream"). */
+export type LiveActivity = Static<typeof LiveActivitySchema>;
 
 /**
  * Applies one live event to a board snapshot, without a round trip: the event carries the state it

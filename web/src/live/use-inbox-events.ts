@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { notificationKeys } from '../api/notifications';
+import { notificationKeys, type Unread } from '../api/notifications';
 import { sessionKeys } from '../api/session';
 
 /**
@@ -15,7 +15,7 @@ export function useInboxEvents(): void {
     source.addEventListener('unread', (event: MessageEvent<string>) => {
       let unread: number | null = null;
       try {
-        unread = (JSON.parse(event.data) as { unread: number }).unread;
+        unread = (JSON.parse(event.data) as Unread).unread;
       } catch {
         unread = null;
       }

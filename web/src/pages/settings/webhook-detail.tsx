@@ -112,7 +112,13 @@ export default function WebhookDetailPage() {
         <div className="flex gap-2">
           <dt className="text-zinc-600 dark:text-zinc-400">API key</dt>
           <dd>
-            {hook.apiKey.name} <code className="text-xs">({hook.apiKey.prefix}…)</code>
+            {hook.apiKey ? (
+              <>
+                {hook.apiKey.name} <code className="text-xs">({hook.apiKey.prefix}…)</code>
+              </>
+            ) : (
+              'none (revoked)'
+            )}
           </dd>
         </div>
         <div className="flex gap-2">

@@ -44,7 +44,8 @@ export default function WebhooksPage() {
                 <WebhookState webhook={webhook} />
               </div>
               <p className="text-xs text-zinc-600 dark:text-zinc-400">
-                {eventsSummary(webhook.events)} · key {webhook.apiKey.name} ({webhook.apiKey.prefix}…)
+                {eventsSummary(webhook.events)} ·{' '}
+                {webhook.apiKey ? `key ${webhook.apiKey.name} (${webhook.apiKey.prefix}…)` : 'key revoked'}
               </p>
               <p className="flex flex-wrap items-center gap-2 text-xs text-zinc-600 dark:text-zinc-400">
                 Last delivery:{' '}
