@@ -43,7 +43,12 @@ const { parentPort, workerData } = require('node:worker_threads');
 (async () => {
   const { openSideConnection } = await import(workerData.module);
   const { sql } = await import('kysely');
-  const db = openSideConnection(workerData.file, workerData.waitingFlag);
+  // Since the connections share their lock releases (LockReleases), the side connection takes them.
+  const { LockReleases } = await import(workerData.lockModule);
+  const db = openSideConnection(
+    workerData.file,
+    LockReleases && workerData.releases ? new LockReleases(workerData.releases) : workerData.waitingFlag,
+  );
   const waits = [];
   let refused = 0;
   const until = performance.now() + workerData.seconds * 1000;
@@ -67,6 +72,8 @@ const worker = new Worker(WORKER, {
   eval: true,
   workerData: {
     module: path.join(root, 'dist/db/sqlite-side-connection.js'),
+    lockModule: path.join(root, 'dist/db/sqlite-lock-wait.js'),
+    releases: database.sqliteLockReleases,
     file,
     waitingFlag,
     seconds: SECONDS,

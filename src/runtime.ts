@@ -178,6 +178,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
             ...dispatcherSettings,
             ...threadable,
             reportAttempts: !!metrics,
+            ...(database.sqliteLockReleases ? { lockReleases: database.sqliteLockReleases } : {}),
           },
           log,
           () => hasActiveWebhooks(database.kysely),

@@ -10,7 +10,7 @@ import { preparedStatementsOn } from './pg-prepared.js';
 import type { DB, Dialect } from './schema.js';
 import { BACKSTOP_AUTOCHECKPOINT_PAGES, SqliteCheckpointer } from './sqlite-checkpointer.js';
 import { registerSqliteDirect } from './sqlite-direct.js';
-import { LockWaitingSqliteDialect, SQLITE_BUSY_TIMEOUT_MS } from './sqlite-lock-wait.js';
+import { LockReleases, LockWaitingSqliteDialect, SQLITE_BUSY_TIMEOUT_MS } from './sqlite-lock-wait.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 
 export interface Database {
@@ -27,6 +27,11 @@ export interface Database {
    * what Kysely cannot do: read every result of a multi-statement message). Throws on SQLite.
    */
   withPgConnection<T>(work: (db: Kysely<DB>, client: pg.PoolClient) => Promise<T>): Promise<T>;
+  /**
+   * SQLite: the count of the serving connection's write-lock releases, shared with the webhook
+   * dispatcher's thread (sqlite-lock-wait.ts, LockReleases).
+   */
+  readonly sqliteLockReleases?: SharedArrayBuffer;
   close(): Promise<void>;
 }
 
@@ -140,7 +145,10 @@ export function openDatabase(options: DatabaseOptions): Database {
   const statements = withStatementCache(sqlite, 1000, () => {
     for (const listener of rollbackListeners) listener();
   });
-  const kysely = new Kysely<DB>({ dialect: new LockWaitingSqliteDialect(sqlite, { database: statements }) });
+  const lockReleases = new LockReleases();
+  const kysely = new Kysely<DB>({
+    dialect: new LockWaitingSqliteDialect(sqlite, { database: statements }, lockReleases),
+  });
   registerSqliteDirect(kysely, { sqlite, prepare: statements.prepareCached, rollbackListeners });
   const keyChanges = sqliteKeyChanges(sqlite);
   rollbackListeners.add(() => keyChanges.rolledBack());
@@ -151,6 +159,7 @@ export function openDatabase(options: DatabaseOptions): Database {
     keyChanges,
     pgNotifier: null,
     withPgConnection: () => Promise.reject(new Error('withPgConnection is for PostgreSQL only')),
+    sqliteLockReleases: lockReleases.buffer,
     close: async () => {
       await checkpointer?.close();
       await kysely.destroy();

@@ -4,11 +4,8 @@ import type { Database } from './database.js';
 import type { DB } from './schema.js';
 import { BACKSTOP_AUTOCHECKPOINT_PAGES } from './sqlite-checkpointer.js';
 import { registerSqliteDirect } from './sqlite-direct.js';
-import { LockWait } from './sqlite-lock-wait.js';
+import { type LockReleases, LockWait } from './sqlite-lock-wait.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
-
-/** The pause between tries for the write lock (for up to the serving connection's busy timeout). */
-const BUSY_POLL_MS = 0.2;
 
 /**
  * A second connection to the server's SQLite file, for a worker thread of the same process (the webhook
@@ -17,11 +14,13 @@ const BUSY_POLL_MS = 0.2;
  * between tries, so against a stream of request transactions a waiting writer fell behind by hundreds of
  * milliseconds (measured: deliveries 300 ms late at 500 events/s). Here a statement refused with
  * SQLITE_BUSY (which has done nothing: BEGIN IMMEDIATE, or a statement outside a transaction) is tried
- * again every 0.2 ms, up to the same 5 s; the pause blocks only the worker's thread. Checkpoints are left
- * to the serving connection's checkpointer, this one keeps the same backstop. The file must exist (the
- * server has opened and migrated it).
+ * again when the serving connection next releases the lock (`releases`, shared with it) or after a
+ * millisecond, up to the same 5 s; the wait blocks only the worker's thread. This connection's own
+ * commits and rollbacks count as releases for the serving connection. Checkpoints are left to the
+ * serving connection's checkpointer, this one keeps the same backstop. The file must exist (the server
+ * has opened and migrated it).
  */
-export function openSideConnection(file: string): Database {
+export function openSideConnection(file: string, releases: LockReleases): Database {
   const sqlite = new SqliteDatabase(file, { fileMustExist: true });
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
@@ -30,7 +29,7 @@ export function openSideConnection(file: string): Database {
   sqlite.pragma('journal_size_limit = 67108864');
   const polling = {
     close: () => sqlite.close(),
-    prepare: (text: string) => retryingBusy(sqlite.prepare(text)),
+    prepare: (text: string) => retryingBusy(sqlite, sqlite.prepare(text), releases),
   } as unknown as SqliteDatabase.Database;
   const statements = withStatementCache(polling);
   const kysely = new Kysely<DB>({ dialect: new SqliteDialect({ database: statements }) });
@@ -49,26 +48,40 @@ export function openSideConnection(file: string): Database {
   };
 }
 
-function retryingBusy(statement: SqliteDatabase.Statement): SqliteDatabase.Statement {
+function retryingBusy(
+  sqlite: SqliteDatabase.Database,
+  statement: SqliteDatabase.Statement,
+  releases: LockReleases,
+): SqliteDatabase.Statement {
   const run = statement.run.bind(statement);
   const all = statement.all.bind(statement);
   const get = statement.get.bind(statement);
-  statement.run = (...params: unknown[]) => whenFree(() => run(...params));
-  statement.all = (...params: unknown[]) => whenFree(() => all(...params));
-  statement.get = (...params: unknown[]) => whenFree(() => get(...params));
+  // Kysely ends transactions with these texts (and so does the statement cache's rollback).
+  const ends = /^\s*(commit|rollback|end)\b/i.test(statement.source);
+  statement.run = (...params: unknown[]) => {
+    if (!ends) return whenFree(releases, () => run(...params));
+    try {
+      return whenFree(releases, () => run(...params));
+    } finally {
+      if (!sqlite.inTransaction) releases.released();
+    }
+  };
+  statement.all = (...params: unknown[]) => whenFree(releases, () => all(...params));
+  statement.get = (...params: unknown[]) => whenFree(releases, () => get(...params));
   return statement;
 }
 
-function whenFree<T>(work: () => T): T {
+function whenFree<T>(releases: LockReleases, work: () => T): T {
   // Made on the first refusal only: most statements run at once.
   let wait: LockWait | undefined;
   for (;;) {
+    const seen = releases.current();
     try {
       return work();
     } catch (error) {
       wait ??= new LockWait();
       wait.refused(error);
-      wait.pause(BUSY_POLL_MS);
+      releases.waitBlocking(seen);
     }
   }
 }

@@ -36,6 +36,11 @@ export interface DispatcherThreadSettings {
   perHostConcurrency?: number;
   /** Send the attempts' results back (`attempts` messages) for the server's metrics. */
   reportAttempts?: boolean;
+  /**
+   * The serving connection's count of write-lock releases (Database.sqliteLockReleases), shared: each
+   * connection waits for the other's next release. Without it the thread tries every millisecond.
+   */
+  lockReleases?: SharedArrayBuffer;
 }
 
 /** Attempts finished on the thread since its last report, by result. */

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
+import { LockReleases } from '../db/sqlite-lock-wait.js';
 import { openSideConnection } from '../db/sqlite-side-connection.js';
 import { loggableError } from '../lib/loggable-error.js';
 import { SecretBox } from '../lib/secret-box.js';
@@ -25,7 +26,10 @@ const reportAttempts = () => {
   unreported = {};
 };
 
-const database = openSideConnection(settings.sqliteFile ?? path.join(settings.dataDir, 'laneboard.sqlite'));
+const database = openSideConnection(
+  settings.sqliteFile ?? path.join(settings.dataDir, 'laneboard.sqlite'),
+  new LockReleases(settings.lockReleases),
+);
 const dispatcher = new WebhookDispatcher({
   database,
   secrets: new SecretBox(settings.masterKey),

@@ -4,6 +4,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/database.js';
+import { LockReleases } from '../../src/db/sqlite-lock-wait.js';
 import { openSideConnection } from '../../src/db/sqlite-side-connection.js';
 import { holdWriteLock } from '../support/sqlite-write-lock.js';
 
@@ -26,7 +28,7 @@ function walFile(): string {
 describe('the dispatcher thread’s SQLite connection', () => {
   it('writes as soon as another connection lets the write lock go (no growing back-off)', async () => {
     const file = walFile();
-    const side = openSideConnection(file);
+    const side = openSideConnection(file, new LockReleases());
     try {
       const { exited } = await holdWriteLock(file, 150);
       const started = performance.now();
@@ -48,6 +50,51 @@ describe('the dispatcher thread’s SQLite connection', () => {
   it('refuses a file that does not exist (the server creates and migrates it)', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-side-'));
     dirs.push(dir);
-    expect(() => openSideConnection(path.join(dir, 'missing.sqlite'))).toThrow();
+    expect(() => openSideConnection(path.join(dir, 'missing.sqlite'), new LockReleases())).toThrow();
+  });
+
+  it('counts its commits and rollbacks as releases, and the serving connection waits for the next one', async () => {
+    const file = walFile();
+    const serving = openDatabase({ databaseUrl: null, dataDir: path.dirname(file), sqliteFile: file });
+    const shared = serving.sqliteLockReleases;
+    if (!shared) throw new Error('a SQLite database shares its lock releases');
+    const releases = new LockReleases(shared);
+    const side = openSideConnection(file, new LockReleases(shared));
+    try {
+      const before = releases.current();
+      let letGo: () => void = () => {};
+      const held = new Promise<void>((resolve) => {
+        letGo = resolve;
+      });
+      let sideHasLock: () => void = () => {};
+      const sideWrote = new Promise<void>((resolve) => {
+        sideHasLock = resolve;
+      });
+      const sideDone = side.kysely.transaction().execute(async (trx) => {
+        await sql`insert into notes (body) values ('side')`.execute(trx);
+        sideHasLock();
+        await held;
+      });
+      await sideWrote;
+      const servingDone = serving.kysely.transaction().execute(async (trx) => {
+        await sql`insert into notes (body) values ('serving')`.execute(trx);
+      });
+      // The serving connection waits (without blocking this thread) until the side lets go.
+      letGo();
+      await Promise.all([sideDone, servingDone]);
+      expect(releases.current()).toBe(before + 2);
+      await expect(
+        side.kysely.transaction().execute(async (trx) => {
+          await sql`insert into notes (body) values ('rolled back')`.execute(trx);
+          throw new Error('roll back');
+        }),
+      ).rejects.toThrow('roll back');
+      expect(releases.current()).toBe(before + 3);
+      const rows = await sql<{ body: string }>`select body from notes order by id`.execute(serving.kysely);
+      expect(rows.rows.map((r) => r.body)).toEqual(['side', 'serving']);
+    } finally {
+      await side.close();
+      await serving.close();
+    }
   });
 });
