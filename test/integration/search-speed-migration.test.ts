@@ -78,8 +78,14 @@ describeEachDialect('migration 020-search-speed', (dialect) => {
       expect(await find(db, dialect, 'barge')).toEqual(['task:task_old']);
       await sql`delete from turns where id = 'turn_a'`.execute(db);
       expect(await find(db, dialect, 'gantry', true)).toEqual([]);
+      if (dialect === 'postgres') {
+        const { rows } = await sql<{ options: string[] | null }>`
+          select reloptions as options from pg_class
+          where oid = to_regclass('search_docs')`.execute(db);
+        expect(rows[0]?.options).toContain('parallel_workers=0');
+      }
       if (dialect === 'sqlite') {
-        // FTS5's index (merged by the migration) still matches the texts the view reads.
+        // FTS5's index still matches the texts the view reads.
         await sql`insert into search_fts (search_fts, rank) values ('integrity-check', 1)`.execute(db);
       }
     } finally {
