@@ -1,56 +1,28 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_OPERATOR as OPERATOR } from '../../src/domain/actor.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { TURN_CHARS } from '../../src/mcp/tools/task-reads.js';
 import { ensureBuilt } from '../support/built-server.js';
 import { DIALECTS } from '../support/database.js';
-import { buildTestApp, type TestApp } from '../support/test-app.js';
-import { connect, listen, type McpSession, TRANSPORTS, type TransportKind } from './mcp-clients.js';
+import { type McpSession, TRANSPORTS, type TransportKind } from './mcp-clients.js';
+import { API, agentWithKey, boardWithLanes, useMcpServer } from './mcp-support.js';
 
 // The stdio transport runs the built CLI; building can take a while on a busy machine.
 beforeAll(() => ensureBuilt(), 180_000);
 
-const API = '/api/ext/v1';
-
 describe.each(DIALECTS)('MCP: what an agent reads and hears ($dialect)', ({ dialect, skip }) => {
-  let t: TestApp;
-  let baseUrl: string;
-  const sessions: McpSession[] = [];
-
-  beforeAll(async () => {
-    if (skip) return;
-    t = await buildTestApp(dialect);
-    baseUrl = await listen(t.app);
-  });
-  afterAll(async () => {
-    for (const session of sessions) await session.close();
-    await t?.close();
-  });
+  const mcp = useMcpServer(dialect, skip);
 
   /** An agent with a key, a board with lanes Todo, Doing, Done and one task, and an MCP session. */
   async function setUp(transport: TransportKind, name: string) {
-    const agent = await t.services.agents.createAgent(OPERATOR, { name: `${name} agent` });
-    const { key } = await t.services.apiKeys.createKey(OPERATOR, {
-      name: `${name} key`,
-      allBoards: true,
-      grants: [],
-      agentId: agent.id,
-    });
-    const boardId = (await t.request(key, 'POST', `${API}/boards`, { name })).json().data.id as string;
-    const lanes: Record<string, string> = {};
-    for (const lane of ['Todo', 'Doing', 'Done']) {
-      lanes[lane] = (
-        await t.request(key, 'POST', `${API}/boards/${boardId}/lanes`, { name: lane })
-      ).json().data.id;
-    }
+    const { agent, key } = await agentWithKey(mcp.t, `${name} agent`, `${name} key`);
+    const { boardId, lanes } = await boardWithLanes(mcp.t, key, name, ['Todo', 'Doing', 'Done']);
     const task = (
-      await t.request(key, 'POST', `${API}/boards/${boardId}/tasks`, {
+      await mcp.t.request(key, 'POST', `${API}/boards/${boardId}/tasks`, {
         title: 'Rotate the signing keys',
         laneId: lanes.Todo,
         description: 'Ask Google about the certificate chain.',
       })
     ).json().data as { id: string; shortId: string };
-    const session = await connect(transport, baseUrl, key);
-    sessions.push(session);
+    const session = await mcp.connect(transport, key);
     return {
       agent,
       key,
@@ -65,12 +37,12 @@ describe.each(DIALECTS)('MCP: what an agent reads and hears ($dialect)', ({ dial
   describe.skipIf(skip).each(TRANSPORTS)('over %s', (transport: TransportKind) => {
     it('find_tasks finds words in descriptions, comments and turns, with the matching snippet', async () => {
       const fx = await setUp(transport, `Search ${transport}`);
-      const comment = await t.request(fx.key, 'POST', `${fx.taskUrl}/comments`, {
+      const comment = await mcp.t.request(fx.key, 'POST', `${fx.taskUrl}/comments`, {
         body: 'The flamingo deploy failed twice.',
         authorName: 'Claude',
       });
       expect(comment.statusCode, comment.body).toBe(201);
-      await t.request(fx.key, 'POST', `${fx.taskUrl}/turns`, {
+      await mcp.t.request(fx.key, 'POST', `${fx.taskUrl}/turns`, {
         turns: [
           {
             source: 'claude',
@@ -118,7 +90,7 @@ describe.each(DIALECTS)('MCP: what an agent reads and hears ($dialect)', ({ dial
         content: 'copilot turn',
         capturedAt: '2026-11-27T09:00:00Z',
       });
-      await t.request(fx.key, 'POST', `${fx.taskUrl}/turns`, { turns });
+      await mcp.t.request(fx.key, 'POST', `${fx.taskUrl}/turns`, { turns });
       const detail = await session(fx).call('get_task', { task: fx.task.shortId, turns: 2 });
       expect(detail.isError, detail.text).toBe(false);
       const listed = detail.structured.turns as Array<{ source: string; content: string }>;
@@ -175,7 +147,7 @@ describe.each(DIALECTS)('MCP: what an agent reads and hears ($dialect)', ({ dial
       const cursor = start.structured.cursor as string;
       expect(cursor).not.toBe('');
       const person = { kind: 'user', origin: 'ui', userId: 'usr_x', name: 'Grace', role: 'owner' } as const;
-      const other = await t.services.tasks.createTask(person, fx.boardId, {
+      const other = await mcp.t.services.tasks.createTask(person, fx.boardId, {
         title: 'Not yours',
         laneId: fx.lanes.Todo as string,
       });
@@ -191,8 +163,8 @@ describe.each(DIALECTS)('MCP: what an agent reads and hears ($dialect)', ({ dial
 
       // mine: the other task's change is skipped; the assignment of the agent (made in the UI) is heard.
       const next = heard.structured.cursor as string;
-      await t.services.tasks.updateTask(person, fx.boardId, other.id, { title: 'Still not yours' });
-      await t.services.tasks.assignees.assign(person, fx.boardId, fx.task.id, fx.agent.id);
+      await mcp.t.services.tasks.updateTask(person, fx.boardId, other.id, { title: 'Still not yours' });
+      await mcp.t.services.tasks.assignees.assign(person, fx.boardId, fx.task.id, fx.agent.id);
       const mine = await session(fx).call('wait_for_activity', { after: next, mine: true, waitSeconds: 20 });
       expect(mine.isError, mine.text).toBe(false);
       const mineEvents = mine.structured.events as Array<{ type: string; data: { task_id?: string } }>;

@@ -1,57 +1,29 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CLI_OPERATOR as OPERATOR } from '../../src/domain/actor.js';
 import { ensureBuilt } from '../support/built-server.js';
 import { DIALECTS } from '../support/database.js';
-import { buildTestApp, type TestApp } from '../support/test-app.js';
-import { connect, listen, type McpSession, TRANSPORTS, type TransportKind } from './mcp-clients.js';
+import { TRANSPORTS, type TransportKind } from './mcp-clients.js';
+import { API, agentWithKey, boardWithLanes, useMcpServer } from './mcp-support.js';
 
 // The stdio transport runs the built CLI; building can take a while on a busy machine.
 beforeAll(() => ensureBuilt(), 180_000);
 
-const API = '/api/ext/v1';
-
 describe.each(DIALECTS)('MCP claiming and assignee filter ($dialect)', ({ dialect, skip }) => {
-  let t: TestApp;
-  let baseUrl: string;
-  const sessions: McpSession[] = [];
-
-  beforeAll(async () => {
-    if (skip) return;
-    t = await buildTestApp(dialect);
-    baseUrl = await listen(t.app);
-  });
-  afterAll(async () => {
-    for (const session of sessions) await session.close();
-    await t?.close();
-  });
+  const mcp = useMcpServer(dialect, skip);
 
   describe.skipIf(skip).each(TRANSPORTS)('over %s', (transport: TransportKind) => {
     it('an agent claims the next task of a lane by name with a move, finds it with assignee "me", and hears "no task left"', async () => {
-      const agent = await t.services.agents.createAgent(OPERATOR, { name: `Claimer ${transport}` });
-      const { key } = await t.services.apiKeys.createKey(OPERATOR, {
-        name: 'agent key',
-        allBoards: true,
-        grants: [],
-        agentId: agent.id,
-      });
-      const session = await connect(transport, baseUrl, key);
-      sessions.push(session);
+      const { agent, key } = await agentWithKey(mcp.t, `Claimer ${transport}`, 'agent key');
+      const session = await mcp.connect(transport, key);
 
-      const boardId = (await t.request(key, 'POST', `${API}/boards`, { name: `Claims ${transport}` })).json()
-        .data.id as string;
-      const lanes: Record<string, string> = {};
-      for (const lane of ['Todo', 'Doing']) {
-        lanes[lane] = (
-          await t.request(key, 'POST', `${API}/boards/${boardId}/lanes`, { name: lane })
-        ).json().data.id;
-      }
+      const { boardId, lanes } = await boardWithLanes(mcp.t, key, `Claims ${transport}`, ['Todo', 'Doing']);
       const first = (
-        await t.request(key, 'POST', `${API}/boards/${boardId}/tasks`, {
+        await mcp.t.request(key, 'POST', `${API}/boards/${boardId}/tasks`, {
           title: 'First job',
           laneId: lanes.Todo,
         })
       ).json().data;
-      await t.request(key, 'POST', `${API}/boards/${boardId}/tasks`, {
+      await mcp.t.request(key, 'POST', `${API}/boards/${boardId}/tasks`, {
         title: 'Other job',
         laneId: lanes.Todo,
       });
@@ -63,7 +35,8 @@ describe.each(DIALECTS)('MCP claiming and assignee filter ($dialect)', ({ dialec
       });
       expect(claimed.isError).toBe(false);
       expect(claimed.text).toContain(`Claimed ${first.shortId}: First job (moved to "Doing")`);
-      const detail = (await t.request(key, 'GET', `${API}/boards/${boardId}/tasks/${first.id}`)).json().data;
+      const detail = (await mcp.t.request(key, 'GET', `${API}/boards/${boardId}/tasks/${first.id}`)).json()
+        .data;
       expect(detail.laneId).toBe(lanes.Doing);
       expect(detail.assignees).toEqual([{ id: agent.id, type: 'agent', name: agent.name }]);
 
@@ -80,7 +53,7 @@ describe.each(DIALECTS)('MCP claiming and assignee filter ($dialect)', ({ dialec
       expect(none.text).toBe('No task left to claim in "Todo": every task there is assigned or archived.');
 
       // assign_task puts another agent on the task by id, and takes it off again by name.
-      const helper = await t.services.agents.createAgent(OPERATOR, { name: `Helper ${transport}` });
+      const helper = await mcp.t.services.agents.createAgent(OPERATOR, { name: `Helper ${transport}` });
       const assigned = await session.call('assign_task', { task: first.shortId, member: helper.id });
       expect(assigned.isError).toBe(false);
       expect(assigned.text).toBe(
@@ -94,7 +67,7 @@ describe.each(DIALECTS)('MCP claiming and assignee filter ($dialect)', ({ dialec
       expect(removed.isError).toBe(false);
       expect(removed.text).toBe(`Unassigned ${helper.name} (agent) from ${first.shortId}.`);
       // "me" is the key's agent; a name that matches several members lists them.
-      const other = (await t.request(key, 'GET', `${API}/boards/${boardId}/tasks?includeArchived=true`))
+      const other = (await mcp.t.request(key, 'GET', `${API}/boards/${boardId}/tasks?includeArchived=true`))
         .json()
         .data.find((task: { id: string }) => task.id !== first.id);
       await session.call('assign_task', { task: other.shortId, member: 'me', unassign: true });
@@ -102,14 +75,15 @@ describe.each(DIALECTS)('MCP claiming and assignee filter ($dialect)', ({ dialec
       expect(me.text).toBe(
         `Assigned ${agent.name} (agent) to ${other.shortId}; assignees now: ${agent.name} (agent).`,
       );
-      await t.services.agents.createAgent(OPERATOR, { name: `Helper ${transport} two` });
+      await mcp.t.services.agents.createAgent(OPERATOR, { name: `Helper ${transport} two` });
       const ambiguous = await session.call('assign_task', { task: first.shortId, member: 'helper' });
       expect(ambiguous.isError).toBe(true);
       expect(ambiguous.text).toContain('Member "helper" is ambiguous.');
       expect(ambiguous.text).toContain(helper.id);
       const nobody = await session.call('assign_task', { task: first.shortId, member: 'Nobody at all' });
       expect(nobody.text).toContain('No active person or agent is named "Nobody at all".');
-      const after = (await t.request(key, 'GET', `${API}/boards/${boardId}/tasks/${first.id}`)).json().data;
+      const after = (await mcp.t.request(key, 'GET', `${API}/boards/${boardId}/tasks/${first.id}`)).json()
+        .data;
       expect(after.assignees).toEqual([{ id: agent.id, type: 'agent', name: agent.name }]);
       const unknown = await session.call('assign_task', { task: first.shortId, member: 'agt_nobody' });
       expect(unknown.isError).toBe(true);
