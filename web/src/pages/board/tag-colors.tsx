@@ -4,6 +4,7 @@ import { createContext, type ReactNode, useContext, useMemo } from 'react';
 import { toast } from 'sonner';
 import type { TagColorEntry } from '../../api/board-view';
 import { useSetTagColor } from '../../api/tag-colors';
+import { menuContainer } from '../../components/menu-container';
 import { errorMessage } from '../../components/ui';
 import {
   derivedTagColor,
@@ -111,7 +112,7 @@ export function TagChip({ boardId, tag }: { boardId: string; tag: string }) {
         <span aria-hidden className={`size-2 shrink-0 rounded-full ${tagDotClass(color)}`} />
         <span className="truncate">{tag}</span>
       </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
+      <DropdownMenu.Portal container={menuContainer()}>
         <DropdownMenu.Content align="start" className={MENU_CONTENT}>
           <DropdownMenu.Label className="px-2 py-1 text-xs text-zinc-600 dark:text-zinc-400">
             Colour of “{tag}” on this board
@@ -135,7 +136,7 @@ export function TagColorSubmenus({ boardId, tags }: { boardId: string; tags: rea
         <span className="flex-1">Colour of “{tag}”</span>
         <ChevronRight aria-hidden className="size-4" />
       </DropdownMenu.SubTrigger>
-      <DropdownMenu.Portal>
+      <DropdownMenu.Portal container={menuContainer()}>
         <DropdownMenu.SubContent className={MENU_CONTENT}>
           <TagColorOptions boardId={boardId} tag={tag} />
         </DropdownMenu.SubContent>
