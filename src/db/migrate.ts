@@ -19,10 +19,10 @@ import { agentsAssigneesMigration } from './migrations/015-agents-assignees.js';
 import { oidcIdentitiesMigration } from './migrations/016-oidc-identities.js';
 import { searchIndexMigration } from './migrations/017-search-index.js';
 import { notificationsMigration } from './migrations/018-notifications.js';
-import { searchSpeedMigration } from './migrations/020-search-speed.js';
 import { tagColorsMigration } from './migrations/019-tag-colors.js';
-import { notificationRetentionMigration } from './migrations/022-notification-retention.js';
+import { searchSpeedMigration } from './migrations/020-search-speed.js';
 import { taskChangeStampMigration } from './migrations/021-task-change-stamp.js';
+import { notificationRetentionMigration } from './migrations/022-notification-retention.js';
 import type { Dialect } from './schema.js';
 
 /** Every migration, by name; names sort in the order they apply. New migrations are added here. */
@@ -46,10 +46,10 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '016-oidc-identities': oidcIdentitiesMigration,
     '017-search-index': searchIndexMigration(dialect),
     '018-notifications': notificationsMigration,
-    '020-search-speed': searchSpeedMigration(dialect),
     '019-tag-colors': tagColorsMigration,
-    '022-notification-retention': notificationRetentionMigration,
+    '020-search-speed': searchSpeedMigration(dialect),
     '021-task-change-stamp': taskChangeStampMigration(dialect),
+    '022-notification-retention': notificationRetentionMigration,
   };
 }
 
