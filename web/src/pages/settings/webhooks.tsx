@@ -43,6 +43,11 @@ export default function WebhooksPage() {
                 </Link>
                 <WebhookState webhook={webhook} />
               </div>
+              {!webhook.active && (
+                <p className="text-xs text-amber-900 dark:text-amber-200">
+                  Paused: events that happen now are dropped, not sent after Resume; pending deliveries wait.
+                </p>
+              )}
               <p className="text-xs text-zinc-600 dark:text-zinc-400">
                 {eventsSummary(webhook.events)} ·{' '}
                 {webhook.apiKey ? `key ${webhook.apiKey.name} (${webhook.apiKey.prefix}…)` : 'key revoked'}
