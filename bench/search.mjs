@@ -292,6 +292,7 @@ const KINDS = {
 
 /** PostgreSQL on this machine: CPU milliseconds its backends serving the bench have run, so far. */
 let serverCpu = async () => null;
+let closeSide = async () => {};
 if (databaseUrl) {
   const side = new pg.Client({ connectionString: databaseUrl });
   await side.connect();
@@ -309,7 +310,7 @@ if (databaseUrl) {
     }
     return ns / 1e6;
   };
-  process.on('beforeExit', () => side.end());
+  closeSide = () => side.end();
 }
 
 /**
@@ -411,6 +412,7 @@ console.log(
 
 await app.close();
 await runtime.close();
+await closeSide();
 if (schema && !keep) {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
