@@ -35,6 +35,9 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** How much of the SQLite file is read through a memory map (256 MiB). */
+const SQLITE_MMAP_BYTES = 256 * 1024 * 1024;
+
 export interface DatabaseOptions {
   databaseUrl: string | null;
   dataDir: string;
@@ -133,6 +136,10 @@ export function openDatabase(options: DatabaseOptions): Database {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+  // Reads of the database file through a memory map instead of a read() per page: a one-word search
+  // at 100 000 tasks took half the CPU (9.1 -> 4.3 ms p50), its index's pages being read at random.
+  // The log (WAL) is read as before; SQLite maps at most this much of the file.
+  if (file !== ':memory:') sqlite.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
   // Checkpoints run in a worker (sqlite-checkpointer.ts); this connection's own is the backstop.
   const checkpointer =
     file === ':memory:' ? null : new SqliteCheckpointer(file, (error) => options.onCheckpointError?.(error));
