@@ -42,6 +42,13 @@ const viewQuery = (boardId: string, archived: boolean) => ({
   queryKey: boardKeys.view(boardId, archived),
   queryFn: () => api.get<BoardView>(`/boards/${boardId}/view${archived ? '?archived=true' : ''}`),
   staleTime: 30_000,
+  /*
+   * The moves and live events that write this view keep every untouched card's object, which is what
+   * lets the board re-render only what changed. Structural sharing compares old and new by array index:
+   * once a move shifts the cards, it copied thousands of them into new objects (and re-rendered every
+   * card on screen, issue 27), and it walks all 4 000 cards on every write.
+   */
+  structuralSharing: false,
 });
 
 export function useBoardView(boardId: string, archived: boolean) {

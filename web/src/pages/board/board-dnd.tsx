@@ -14,8 +14,9 @@ import {
   SortableContext,
   sortableKeyboardCoordinates,
 } from '@dnd-kit/sortable';
-import type { ReactNode } from 'react';
+import { type ReactNode, useMemo } from 'react';
 import type { BoardView } from '../../api/boards';
+import { useSameArray } from './stable';
 
 /** Ids of the draggables and drop zones: cards use the task id; lanes and their drop zones are prefixed. */
 export const laneDragId = (laneId: string) => `lane:${laneId}`;
@@ -105,6 +106,13 @@ function announcements(data: BoardView): Announcements {
   };
 }
 
+/*
+ * The sensors' options, created once: useSensor memoises on them, and new options on each render made new
+ * activators, a new dnd-kit context, and a re-render of every card and lane on the page (issue 27).
+ */
+const POINTER_OPTIONS = { activationConstraint: { distance: 5 } };
+const KEYBOARD_OPTIONS = { coordinateGetter: sortableKeyboardCoordinates };
+
 /** Drag and drop for the board: pointer and keyboard (space to pick up, arrows to move, space to drop). */
 export function BoardDnd({
   data,
@@ -115,16 +123,20 @@ export function BoardDnd({
   onDrop: (drop: Drop) => void;
   children: ReactNode;
 }) {
+  // The lanes' ids and the announcements change with the board, not with each render of the page: a
+  // new `items` array is a new sortable context, which re-renders every lane (issue 27).
+  const laneIds = useSameArray(data.lanes.map((l) => laneDragId(l.id)));
+  const announced = useMemo(() => announcements(data), [data]);
   const sensors = useSensors(
-    useSensor(PointerSensor, { activationConstraint: { distance: 5 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+    useSensor(PointerSensor, POINTER_OPTIONS),
+    useSensor(KeyboardSensor, KEYBOARD_OPTIONS),
   );
   return (
     <DndContext
       sensors={sensors}
       collisionDetection={collisions}
       accessibility={{
-        announcements: announcements(data),
+        announcements: announced,
         screenReaderInstructions: {
           draggable:
             'To move this, press space or enter. Use the arrow keys to move it, space or enter to drop it, escape to cancel.',
@@ -135,10 +147,7 @@ export function BoardDnd({
         if (drop) onDrop(drop);
       }}
     >
-      <SortableContext
-        items={data.lanes.map((l) => laneDragId(l.id))}
-        strategy={horizontalListSortingStrategy}
-      >
+      <SortableContext items={laneIds} strategy={horizontalListSortingStrategy}>
         {children}
       </SortableContext>
     </DndContext>

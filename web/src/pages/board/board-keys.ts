@@ -58,7 +58,9 @@ export function useCardKeys(lanes: Lane[], cardsByLane: Map<string, Card[]>, act
       if (target.closest(TYPING) || target.closest('[aria-roledescription]')) return;
       const { lanes, cardsByLane, actions } = latest.current;
       const cardId = target.closest<HTMLElement>('[data-card-id]')?.dataset.cardId;
-      const laneIndex = lanes.findIndex((lane) => cardsByLane.get(lane.id)?.some((c) => c.id === cardId));
+      // The card's lane from the page (its section), not a search of every lane's cards.
+      const laneLabel = target.closest('section[aria-labelledby^="lane-"]')?.getAttribute('aria-labelledby');
+      const laneIndex = cardId ? lanes.findIndex((lane) => `lane-${lane.id}` === laneLabel) : -1;
       const laneCards = laneIndex >= 0 ? (cardsByLane.get(lanes[laneIndex]!.id) ?? []) : [];
       const row = laneCards.findIndex((c) => c.id === cardId);
       const card = laneCards[row];

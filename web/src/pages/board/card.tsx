@@ -1,7 +1,7 @@
 import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { Bot, CheckSquare, GripVertical, MessageSquare, Paperclip } from 'lucide-react';
-import { memo } from 'react';
+import { memo, useCallback } from 'react';
 import { useParams } from 'react-router';
 import { type Card, PRIORITY_LABELS } from '../../api/boards';
 import { AtWorkMark } from './at-work';
@@ -37,16 +37,9 @@ const initials = (name: string) =>
  * One task on the board: its title and one line of meta (shortId, priority, tags, counts, assignees,
  * the "at work" mark). Its actions are in a menu that shows on hover and focus; the board's keys act on the
  * focused card (board-keys.ts). Memoised (props are the card and stable callbacks), so a change to one
- * card re-renders that card only.
+ * card re-renders that card only (sameCardProps).
  */
-export const TaskCard = memo(function TaskCard({
-  card,
-  actions,
-  editing,
-  index,
-  top,
-  measure,
-}: {
+interface CardProps {
   card: Card;
   actions: CardActions;
   /** The title is being edited in place (`e`). */
@@ -55,16 +48,24 @@ export const TaskCard = memo(function TaskCard({
   index?: number;
   top?: number;
   measure?: (element: HTMLElement | null) => void;
-}) {
+}
+
+export const TaskCard = memo(function TaskCard({ card, actions, editing, index, top, measure }: CardProps) {
   const { boardId = '' } = useParams();
   const sortable = useSortable({ id: card.id, disabled: card.archived || editing });
   const assignees = card.assignees ?? [];
+  // Stable, so a re-render does not detach and re-attach it (which measured the card again).
+  const { setNodeRef } = sortable;
+  const ref = useCallback(
+    (element: HTMLLIElement | null) => {
+      setNodeRef(element);
+      measure?.(element);
+    },
+    [setNodeRef, measure],
+  );
   return (
     <li
-      ref={(element) => {
-        sortable.setNodeRef(element);
-        measure?.(element);
-      }}
+      ref={ref}
       data-index={index}
       data-card-id={card.id}
       style={{
@@ -161,4 +162,23 @@ export const TaskCard = memo(function TaskCard({
       {card.atWork && card.atWork.length > 0 && <AtWorkMark atWork={card.atWork} />}
     </li>
   );
-});
+}, sameCardProps);
+
+/**
+ * Memo's comparison: the card's place in its lane (`position`) shows nowhere on it, so renumbering a
+ * lane after a move leaves its other cards alone; every other field compares by reference.
+ */
+function sameCardProps(a: CardProps, b: CardProps): boolean {
+  if (
+    a.actions !== b.actions ||
+    a.editing !== b.editing ||
+    a.index !== b.index ||
+    a.top !== b.top ||
+    a.measure !== b.measure
+  )
+    return false;
+  if (a.card === b.card) return true;
+  const keys = Object.keys(a.card) as Array<keyof Card>;
+  if (keys.length !== Object.keys(b.card).length) return false;
+  return keys.every((key) => key === 'position' || a.card[key] === b.card[key]);
+}

@@ -23,7 +23,7 @@ import { useBoardEvents } from '../../live/use-board-events';
 import { BoardDnd, type Drop } from './board-dnd';
 import { focusCard, useCardKeys } from './board-keys';
 import { BoardShortcuts } from './board-shortcuts';
-import { useAssignedToMe, useCardsByLane } from './card-filter';
+import { useAssignedToMe, useCardsByLane, useStableLanes } from './card-filter';
 import { UNDO_MS, useLaneActions, useTaskLinkRouting } from './lane-actions';
 import { LaneColumn } from './lane-column';
 import { LaneTabs } from './lane-tabs';
@@ -96,13 +96,15 @@ function BoardPage() {
   const renameBoard = useRenameBoard(boardId);
   const deleteBoard = useDeleteBoard(boardId);
 
-  const lanes = board.data?.lanes ?? [];
+  const lanes = useStableLanes(board.data?.lanes);
   const session = useSession();
   const [mine, setMine] = useAssignedToMe();
   const cardsByLane = useCardsByLane(board.data?.tasks, filter, mine ? (session.data?.id ?? '') : null);
 
   const laneActions = useLaneActions(boardId, {
-    openMove: (card) => setDialog({ kind: 'move', card }),
+    // The card as the cache has it now: a card on screen may carry an old position (card.tsx's memo).
+    openMove: (card) =>
+      setDialog({ kind: 'move', card: board.data?.tasks.find((t) => t.id === card.id) ?? card }),
     openAssign: (card) => setDialog({ kind: 'assign', cardId: card.id }),
     rename: (lane) => setDialog({ kind: 'rename-lane', lane }),
     remove: (lane) => setDialog({ kind: 'delete-lane', lane }),

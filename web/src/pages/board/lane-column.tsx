@@ -9,6 +9,7 @@ import { menuContainer } from '../../components/menu-container';
 import { Button, errorMessage, fieldError } from '../../components/ui';
 import { laneDragId, laneDropId } from './board-dnd';
 import { type CardActions, TaskCard } from './card';
+import { useSameArray } from './stable';
 import { VIRTUAL_FROM, VirtualCards } from './virtual-cards';
 
 const MENU_ITEM =
@@ -57,6 +58,8 @@ export const LaneColumn = memo(function LaneColumn({
   const headingId = `lane-${lane.id}`;
   const sortable = useSortable({ id: laneDragId(lane.id) });
   const drop = useDroppable({ id: laneDropId(lane.id) });
+  // The same ids keep the same array: a card changed in place re-renders that card only (stable.ts).
+  const ids = useSameArray(cards.map((card) => card.id));
   return (
     <section
       ref={sortable.setNodeRef}
@@ -115,7 +118,7 @@ export const LaneColumn = memo(function LaneColumn({
             {cards.length === 0 ? 'No tasks.' : 'Loading tasks…'}
           </p>
         ) : (
-          <SortableContext items={cards.map((card) => card.id)} strategy={verticalListSortingStrategy}>
+          <SortableContext items={ids} strategy={verticalListSortingStrategy}>
             {cards.length >= VIRTUAL_FROM ? (
               <VirtualCards laneId={lane.id} cards={cards} actions={actions} editingId={editingId} />
             ) : (
