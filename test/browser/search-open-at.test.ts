@@ -40,16 +40,30 @@ describe('a search hit or a notification opens the task at its comment', { timeo
       };
     })()`)) as { highlighted: boolean; inView: boolean; focused: boolean; scrollY: number };
 
-  /** The element the address points at is highlighted, wholly in the window (scrolled smoothly: waited for), focused. */
+  /**
+   * Records in the page every element that gets highlighted from now on: under a loaded machine the
+   * 3-second mark could come and go between two polls from here. The page is a single-page app, so the
+   * record survives the navigations the tests make.
+   */
+  const watchHighlights = () =>
+    page.evaluate(`(() => {
+      window.highlightedIds = [];
+      new MutationObserver(() => {
+        for (const element of document.querySelectorAll('[data-highlighted]')) window.highlightedIds.push(element.id);
+      }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-highlighted'] });
+    })()`);
+
+  /** The element the address points at was highlighted, is wholly in the window, and has the focus. */
   async function expectOpenedAt(anchor: string, { belowFold = true } = {}): Promise<void> {
     await page.waitForURL((url) => url.hash === `#${anchor}`);
     await expect
       .poll(
         async () => {
-          const { highlighted, inView } = await stateOf(anchor);
-          return highlighted && inView;
+          const { inView } = await stateOf(anchor);
+          const seen = (await page.evaluate('window.highlightedIds')) as string[];
+          return inView && seen.includes(anchor);
         },
-        { timeout: 5000, interval: 50 },
+        { timeout: 10_000, interval: 50 },
       )
       .toBe(true);
     const state = await stateOf(anchor);
@@ -107,6 +121,7 @@ describe('a search hit or a notification opens the task at its comment', { timeo
   it('the palette: Enter on a comment hit opens the task scrolled to the comment, highlighted briefly', async () => {
     await page.goto(`/boards/${boardId}`);
     await page.getByRole('button', { name: /^Search…/ }).waitFor();
+    await watchHighlights();
     await page.keyboard.press('Control+k');
     await palette().getByRole('combobox').fill('okapi');
     const option = palette().getByRole('option', { name: /Tune the caching layer/ });
@@ -117,11 +132,14 @@ describe('a search hit or a notification opens the task at its comment', { timeo
     const anchor = `comment-${okapiComment}`;
     await expectOpenedAt(anchor);
     expect(await page.locator(`#${anchor}`).textContent()).toContain('okapi benchmark');
-    // The window as seen, while the comment is marked.
-    await page.screenshot({
-      path: path.join(SCREENSHOTS, 'task-open-at-comment.png'),
-      animations: 'disabled',
-    });
+    // The window as seen, while the comment is marked (on a very loaded machine the mark may be over:
+    // the picture of an earlier run is kept rather than one without it).
+    if ((await stateOf(anchor)).highlighted) {
+      await page.screenshot({
+        path: path.join(SCREENSHOTS, 'task-open-at-comment.png'),
+        animations: 'disabled',
+      });
+    } else console.warn('task-open-at-comment.png not taken: the highlight was over');
     await expectAccessible(page, 'a task opened at a comment');
     await highlightEnds(anchor);
   });
@@ -132,6 +150,7 @@ describe('a search hit or a notification opens the task at its comment', { timeo
       .getByRole('region', { name: 'Results' })
       .getByRole('link', { name: /Tune the caching/ });
     expect(await link.getAttribute('href')).toBe(`/boards/${boardId}/tasks/${taskId}#todo-${narwhalTodo}`);
+    await watchHighlights();
     await link.click();
     // The todos are beside the comments, at the top of the window: nothing to scroll.
     await expectOpenedAt(`todo-${narwhalTodo}`, { belowFold: false });
@@ -140,7 +159,10 @@ describe('a search hit or a notification opens the task at its comment', { timeo
 
   it('the inbox: a mention in a comment opens the task at that comment', async () => {
     await page.goto('/inbox');
-    await page.getByRole('button', { name: /Claude mentioned you in/ }).click();
+    const line = page.getByRole('button', { name: /Claude mentioned you in/ });
+    await line.waitFor();
+    await watchHighlights();
+    await line.click();
     await expectOpenedAt(`comment-${mentionComment}`);
     expect(await page.locator(`#comment-${mentionComment}`).textContent()).toContain('flamingo');
   });
