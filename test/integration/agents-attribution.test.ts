@@ -2,11 +2,10 @@ import { expect, it } from 'vitest';
 import { EVENT_PAYLOADS } from '../../src/schemas/events.js';
 import { bodyAjv } from '../../src/schemas/validation.js';
 import { openSecondConnection } from '../support/database.js';
-import { describeEachDialect, useFixture } from '../support/dialects.js';
+import { describeEachDialect } from '../support/dialects.js';
 import { waitUntil } from '../support/wait.js';
-import { type Browser, buildUiTestApp, OPERATOR, type UiTestApp } from '../ui/ui-support.js';
-
-const EXT = '/api/ext/v1';
+import { type Browser, OPERATOR, useUiTestApp } from '../ui/ui-support.js';
+import { created, externalApi } from './member-fixtures.js';
 
 interface Payload {
   id: string;
@@ -16,25 +15,8 @@ interface Payload {
 }
 
 describeEachDialect('attribution: an agent key acts as the agent', (dialect) => {
-  const t: UiTestApp = useFixture(
-    `the ${dialect} UI test app`,
-    () => buildUiTestApp(dialect),
-    (app) => app.close(),
-  );
-
-  async function created(browser: Browser, url: string, body: unknown) {
-    const res = await browser.request('POST', url, body);
-    expect(res.statusCode, res.body).toBe(201);
-    return res.json().data;
-  }
-
-  const ext = (key: string, method: 'GET' | 'POST', url: string, body?: unknown, mcp = false) =>
-    t.app.inject({
-      method,
-      url: `${EXT}${url}`,
-      headers: { authorization: `Bearer ${key}`, ...(mcp ? { 'x-laneboard-origin': 'mcp' } : {}) },
-      ...(body === undefined ? {} : { payload: body as object }),
-    });
+  const t = useUiTestApp(dialect);
+  const ext = externalApi(t);
 
   /** The stored payloads of the events with this data field value, checked against the document. */
   async function payloadsWhere(field: string, value: string): Promise<Payload[]> {

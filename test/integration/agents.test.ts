@@ -1,37 +1,12 @@
-import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { describeEachDialect, useFixture } from '../support/dialects.js';
-import { type Browser, buildUiTestApp, OPERATOR, type UiTestApp } from '../ui/ui-support.js';
-
-const EXT = '/api/ext/v1';
-
-function expectError(res: LightMyRequestResponse, status: number, code: string, mentions?: string): void {
-  expect(res.statusCode, res.body).toBe(status);
-  const body = res.json() as { error: { code: string; message: string } };
-  expect(body.error.code).toBe(code);
-  if (mentions !== undefined) expect(body.error.message).toContain(mentions);
-}
+import { expectError } from '../support/api.js';
+import { describeEachDialect } from '../support/dialects.js';
+import { OPERATOR, useUiTestApp } from '../ui/ui-support.js';
+import { created, externalApi } from './member-fixtures.js';
 
 describeEachDialect('agents as members (Settings › Agents)', (dialect) => {
-  const t: UiTestApp = useFixture(
-    `the ${dialect} UI test app`,
-    () => buildUiTestApp(dialect),
-    (app) => app.close(),
-  );
-
-  async function created(browser: Browser, url: string, body: unknown) {
-    const res = await browser.request('POST', url, body);
-    expect(res.statusCode, res.body).toBe(201);
-    return res.json().data;
-  }
-
-  const ext = (key: string, method: 'GET' | 'POST', url: string, body?: unknown) =>
-    t.app.inject({
-      method,
-      url: `${EXT}${url}`,
-      headers: { authorization: `Bearer ${key}` },
-      ...(body === undefined ? {} : { payload: body as object }),
-    });
+  const t = useUiTestApp(dialect);
+  const ext = externalApi(t);
 
   describe('agents', () => {
     it('owners and admins create, list, rename, describe and read agents', async () => {

@@ -1,33 +1,14 @@
-import type { LightMyRequestResponse } from 'fastify';
 import { expect, it } from 'vitest';
 import { EVENT_PAYLOADS } from '../../src/schemas/events.js';
 import { bodyAjv } from '../../src/schemas/validation.js';
-import { describeEachDialect, useFixture } from '../support/dialects.js';
-import { buildUiTestApp, OPERATOR, type UiTestApp } from '../ui/ui-support.js';
-
-const EXT = '/api/ext/v1';
-
-function expectError(res: LightMyRequestResponse, status: number, code: string, mentions?: string): void {
-  expect(res.statusCode, res.body).toBe(status);
-  const body = res.json() as { error: { code: string; message: string } };
-  expect(body.error.code).toBe(code);
-  if (mentions !== undefined) expect(body.error.message).toContain(mentions);
-}
+import { expectError } from '../support/api.js';
+import { describeEachDialect } from '../support/dialects.js';
+import { OPERATOR, useUiTestApp } from '../ui/ui-support.js';
+import { externalApi } from './member-fixtures.js';
 
 describeEachDialect('task assignees', (dialect) => {
-  const t: UiTestApp = useFixture(
-    `the ${dialect} UI test app`,
-    () => buildUiTestApp(dialect),
-    (app) => app.close(),
-  );
-
-  const ext = (key: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown) =>
-    t.app.inject({
-      method,
-      url: `${EXT}${url}`,
-      headers: { authorization: `Bearer ${key}` },
-      ...(body === undefined ? {} : { payload: body as object }),
-    });
+  const t = useUiTestApp(dialect);
+  const ext = externalApi(t);
 
   /** A board with two tasks, a CLI key holding edit with a webhook on the assignment events, an agent with a key, and a person. */
   async function setUp() {

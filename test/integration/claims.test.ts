@@ -1,31 +1,12 @@
-import type { LightMyRequestResponse } from 'fastify';
 import { expect, it } from 'vitest';
-import { describeEachDialect, useFixture } from '../support/dialects.js';
-import { buildUiTestApp, OPERATOR, type UiTestApp } from '../ui/ui-support.js';
-
-const EXT = '/api/ext/v1';
-
-function expectError(res: LightMyRequestResponse, status: number, code: string, mentions?: string): void {
-  expect(res.statusCode, res.body).toBe(status);
-  const body = res.json() as { error: { code: string; message: string } };
-  expect(body.error.code).toBe(code);
-  if (mentions !== undefined) expect(body.error.message).toContain(mentions);
-}
+import { expectError } from '../support/api.js';
+import { describeEachDialect } from '../support/dialects.js';
+import { OPERATOR, useUiTestApp } from '../ui/ui-support.js';
+import { externalApi } from './member-fixtures.js';
 
 describeEachDialect('claiming tasks', (dialect) => {
-  const t: UiTestApp = useFixture(
-    `the ${dialect} UI test app`,
-    () => buildUiTestApp(dialect),
-    (app) => app.close(),
-  );
-
-  const ext = (key: string, method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) =>
-    t.app.inject({
-      method,
-      url: `${EXT}${url}`,
-      headers: { authorization: `Bearer ${key}` },
-      ...(body === undefined ? {} : { payload: body as object }),
-    });
+  const t = useUiTestApp(dialect);
+  const ext = externalApi(t);
 
   async function agentWithKey(name: string) {
     const agent = await t.services.agents.createAgent(OPERATOR, { name });
@@ -129,12 +110,7 @@ describeEachDialect('claiming tasks', (dialect) => {
     const s = await setUp();
     const [a, b, c] = s.tasks as [string, string, string];
     await ext(s.cli.key, 'PUT', `/boards/${s.boardId}/tasks/${a}/assignees/${s.agent.id}`);
-    await t.app.inject({
-      method: 'PATCH',
-      url: `${EXT}/boards/${s.boardId}/tasks/${b}`,
-      headers: { authorization: `Bearer ${s.cli.key}` },
-      payload: { archived: true },
-    });
+    await ext(s.cli.key, 'PATCH', `/boards/${s.boardId}/tasks/${b}`, { archived: true });
     const next = await ext(s.agent.key, 'POST', `/boards/${s.boardId}/claim-next`, {
       laneId: s.todo,
       moveToLaneId: s.doing,
