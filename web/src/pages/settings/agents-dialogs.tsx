@@ -1,4 +1,4 @@
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useId } from 'react';
 import { toast } from 'sonner';
 import {
   type Agent,
@@ -7,11 +7,9 @@ import {
   useDeactivateAgent,
   useUpdateAgent,
 } from '../../api/agents';
-import type { Access } from '../../api/keys';
-import { AccessPicker } from '../../components/access-picker';
 import { ConfirmDialog, Modal } from '../../components/dialog';
-import { SecretValue } from '../../components/secret-reveal';
 import { Button, FormError, fieldError, TextField } from '../../components/ui';
+import { NewKeyDialog } from './new-key-dialog';
 
 /** The contract's limit on an agent's name (the server checks it too, after trimming). */
 const NAME_MAX = 200;
@@ -146,59 +144,21 @@ export function EditAgentDialog({ agent, onClose }: { agent: Agent; onClose: () 
 }
 
 export function CreateAgentKeyDialog({ agent, onClose }: { agent: Agent; onClose: () => void }) {
-  const [access, setAccess] = useState<Access>({ allBoards: true, grants: [] });
-  const [problem, setProblem] = useState<string | null>(null);
   const create = useCreateAgentKey(agent);
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const issue =
-      !access.allBoards && access.grants.length === 0 ? 'Choose at least one board, or All boards.' : null;
-    setProblem(issue);
-    if (issue) return;
-    create.mutate({ name: String(new FormData(event.currentTarget).get('name')), ...access });
-  };
-  if (create.data) {
-    return (
-      <Modal
-        open
-        onOpenChange={(open) => !open && onClose()}
-        title={`Copy ${agent.name}’s new API key`}
-        description="It acts as the agent. Keep it somewhere safe; you can reveal it again with your password."
-      >
-        <SecretValue label="API key" value={create.data.key} />
-        <div className="mt-5 flex justify-end">
-          <Button variant="primary" onClick={onClose}>
-            Done
-          </Button>
-        </div>
-      </Modal>
-    );
-  }
   return (
-    <Modal open onOpenChange={(open) => !open && onClose()} title={`New key for “${agent.name}”`}>
-      <form onSubmit={submit} className="space-y-4" noValidate>
-        <TextField
-          label="Key name"
-          name="name"
-          required
-          placeholder="Laptop, CI runner…"
-          error={fieldError(create.error, 'name')}
-        />
-        <AccessPicker value={access} onChange={setAccess} />
-        {problem && (
-          <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-            {problem}
-          </p>
-        )}
-        {!fieldError(create.error, 'name') && <FormError error={create.error} />}
-        <div className="flex justify-end gap-2">
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" busy={create.isPending}>
-            Create key
-          </Button>
-        </div>
-      </form>
-    </Modal>
+    <NewKeyDialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      create={create}
+      text={{
+        title: `New key for “${agent.name}”`,
+        nameLabel: 'Key name',
+        placeholder: 'Laptop, CI runner…',
+        copyTitle: `Copy ${agent.name}’s new API key`,
+        copyDescription:
+          'It acts as the agent. Keep it somewhere safe; you can reveal it again with your password.',
+      }}
+    />
   );
 }
 

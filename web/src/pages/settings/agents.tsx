@@ -10,13 +10,17 @@ import {
   DeactivateAgentDialog,
   EditAgentDialog,
 } from './agents-dialogs';
+import { KeyButtons } from './key-buttons';
 import { RevealKeyDialog, RevokeKeyDialog } from './key-dialogs';
+
+/** What the Agents page offers on an agent's key. */
+const KEY_ACTIONS = ['reveal', 'revoke'] as const;
 
 type Action =
   | { kind: 'create' }
   | { kind: 'edit' | 'new-key'; agent: Agent }
   | { kind: 'deactivate'; agent: Agent; keyCount: number | undefined }
-  | { kind: 'reveal' | 'revoke'; key: ApiKey }
+  | { kind: (typeof KEY_ACTIONS)[number]; key: ApiKey }
   | null;
 
 function AgentKeyRow({ apiKey, onAction }: { apiKey: ApiKey; onAction: (action: Action) => void }) {
@@ -29,22 +33,11 @@ function AgentKeyRow({ apiKey, onAction }: { apiKey: ApiKey; onAction: (action: 
         <span className="text-xs text-zinc-600 dark:text-zinc-400">
           last used <Time iso={apiKey.lastUsedAt} />
         </span>
-        <div className="ml-auto flex flex-wrap gap-1">
-          <Button
-            variant="ghost"
-            onClick={() => onAction({ kind: 'reveal', key: apiKey })}
-            aria-label={`Reveal ${apiKey.name}`}
-          >
-            Reveal
-          </Button>
-          <Button
-            variant="danger-ghost"
-            onClick={() => onAction({ kind: 'revoke', key: apiKey })}
-            aria-label={`Revoke ${apiKey.name}`}
-          >
-            Revoke
-          </Button>
-        </div>
+        <KeyButtons
+          apiKey={apiKey}
+          actions={KEY_ACTIONS}
+          onAction={(kind) => onAction({ kind, key: apiKey })}
+        />
       </div>
       <AccessChips allBoards={apiKey.allBoards} grants={apiKey.grants} />
     </li>

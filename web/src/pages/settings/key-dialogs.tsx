@@ -8,14 +8,9 @@ import {
   useRevokeKey,
   useSaveKeyAccess,
 } from '../../api/keys';
-import { AccessPicker } from '../../components/access-picker';
 import { ConfirmDialog, Modal } from '../../components/dialog';
-import { SecretValue } from '../../components/secret-reveal';
-import { Button, FormError, fieldError, TextField } from '../../components/ui';
-
-function accessProblem(access: Access): string | null {
-  return !access.allBoards && access.grants.length === 0 ? 'Choose at least one board, or All boards.' : null;
-}
+import { Button, FormError, TextField } from '../../components/ui';
+import { AccessFields, accessProblem, NewKeyDialog, ShownKey } from './new-key-dialog';
 
 export function CreateKeyDialog({
   open,
@@ -24,66 +19,21 @@ export function CreateKeyDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
-  const [access, setAccess] = useState<Access>({ allBoards: true, grants: [] });
-  const [problem, setProblem] = useState<string | null>(null);
   const create = useCreateKey();
-  const close = (next: boolean) => {
-    onOpenChange(next);
-    if (!next) {
-      create.reset();
-      setAccess({ allBoards: true, grants: [] });
-      setProblem(null);
-    }
-  };
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const issue = accessProblem(access);
-    setProblem(issue);
-    if (issue) return;
-    create.mutate({ name: String(new FormData(event.currentTarget).get('name')), ...access });
-  };
-  if (create.data) {
-    return (
-      <Modal
-        open={open}
-        onOpenChange={close}
-        title="Copy your new API key"
-        description="Keep it somewhere safe. You can reveal it again from the key list, with your password."
-      >
-        <SecretValue label="API key" value={create.data.key} />
-        <div className="mt-5 flex justify-end">
-          <Button variant="primary" onClick={() => close(false)}>
-            Done
-          </Button>
-        </div>
-      </Modal>
-    );
-  }
   return (
-    <Modal open={open} onOpenChange={close} title="Create API key">
-      <form onSubmit={submit} className="space-y-4" noValidate>
-        <TextField
-          label="Name"
-          name="name"
-          required
-          placeholder="CI, Claude on my laptop…"
-          error={fieldError(create.error, 'name')}
-        />
-        <AccessPicker value={access} onChange={setAccess} />
-        {problem && (
-          <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-            {problem}
-          </p>
-        )}
-        {!fieldError(create.error, 'name') && <FormError error={create.error} />}
-        <div className="flex justify-end gap-2">
-          <Button onClick={() => close(false)}>Cancel</Button>
-          <Button type="submit" variant="primary" busy={create.isPending}>
-            Create key
-          </Button>
-        </div>
-      </form>
-    </Modal>
+    <NewKeyDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      create={create}
+      text={{
+        title: 'Create API key',
+        nameLabel: 'Name',
+        placeholder: 'CI, Claude on my laptop…',
+        copyTitle: 'Copy your new API key',
+        copyDescription:
+          'Keep it somewhere safe. You can reveal it again from the key list, with your password.',
+      }}
+    />
   );
 }
 
@@ -101,14 +51,7 @@ export function RevealKeyDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose: 
       description="Confirm your password. Every reveal is recorded and shown on the key. Wrong passwords count with failed sign-ins: too many lock your account out for a while."
     >
       {reveal.data ? (
-        <>
-          <SecretValue label="API key" value={reveal.data.key} />
-          <div className="mt-5 flex justify-end">
-            <Button variant="primary" onClick={onClose}>
-              Done
-            </Button>
-          </div>
-        </>
+        <ShownKey value={reveal.data.key} onDone={onClose} />
       ) : (
         <form onSubmit={submit} className="space-y-4">
           <TextField
@@ -153,12 +96,7 @@ export function KeyAccessDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose: 
   return (
     <Modal open onOpenChange={(open) => !open && onClose()} title={`Access of “${apiKey.name}”`}>
       <form onSubmit={submit} className="space-y-4">
-        <AccessPicker value={access} onChange={setAccess} />
-        {problem && (
-          <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-            {problem}
-          </p>
-        )}
+        <AccessFields access={access} onChange={setAccess} problem={problem} />
         <FormError error={save.error} />
         <div className="flex justify-end gap-2">
           <Button onClick={onClose}>Cancel</Button>

@@ -4,9 +4,10 @@ import { type ApiKey, useKeys } from '../../api/keys';
 import { isAdmin, useSession } from '../../api/session';
 import { AccessChips } from '../../components/access-picker';
 import { Button, EmptyState, ErrorState, Loading, PageHeader, Time } from '../../components/ui';
+import { type KeyAction, KeyButtons } from './key-buttons';
 import { CreateKeyDialog, KeyAccessDialog, RevealKeyDialog, RevokeKeyDialog } from './key-dialogs';
 
-type Action = { kind: 'reveal' | 'access' | 'revoke'; key: ApiKey } | null;
+type Action = { kind: KeyAction; key: ApiKey } | null;
 
 function KeyRow({ apiKey, onAction }: { apiKey: ApiKey; onAction: (action: Action) => void }) {
   const lastReveal = apiKey.reveals[0];
@@ -15,29 +16,11 @@ function KeyRow({ apiKey, onAction }: { apiKey: ApiKey; onAction: (action: Actio
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
         <h2 className="font-medium">{apiKey.name}</h2>
         <code className="text-xs text-zinc-600 dark:text-zinc-400">{apiKey.prefix}…</code>
-        <div className="ml-auto flex flex-wrap gap-1">
-          <Button
-            variant="ghost"
-            onClick={() => onAction({ kind: 'reveal', key: apiKey })}
-            aria-label={`Reveal ${apiKey.name}`}
-          >
-            Reveal
-          </Button>
-          <Button
-            variant="ghost"
-            onClick={() => onAction({ kind: 'access', key: apiKey })}
-            aria-label={`Change access of ${apiKey.name}`}
-          >
-            Access
-          </Button>
-          <Button
-            variant="danger-ghost"
-            onClick={() => onAction({ kind: 'revoke', key: apiKey })}
-            aria-label={`Revoke ${apiKey.name}`}
-          >
-            Revoke
-          </Button>
-        </div>
+        <KeyButtons
+          apiKey={apiKey}
+          actions={['reveal', 'access', 'revoke']}
+          onAction={(kind) => onAction({ kind, key: apiKey })}
+        />
       </div>
       <AccessChips allBoards={apiKey.allBoards} grants={apiKey.grants} />
       <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-xs text-zinc-600 sm:grid-cols-4 dark:text-zinc-400">
