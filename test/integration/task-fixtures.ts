@@ -1,6 +1,10 @@
 import { expect } from 'vitest';
+import type { Dialect } from '../../src/db/schema.js';
 import { API } from '../support/api.js';
+import { ManualClock } from '../support/clock.js';
+import { useTestApp } from '../support/dialects.js';
 import type { TestApp } from '../support/test-app.js';
+import { RecordingEvents } from './recording-events.js';
 
 export { API, expectError } from '../support/api.js';
 
@@ -75,4 +79,20 @@ export async function laneTitles(t: TestApp, fx: BoardFixture, laneId: string): 
   const items = res.json().data as TaskData[];
   expect(items.map((task) => task.position)).toEqual(items.map((_, i) => i));
   return items.map((task) => task.title);
+}
+
+/**
+ * The set-up of the task suites: the test app with its events recorded and a manual clock, and
+ * `freshBoard`, a new board whose own events are taken, so a test sees only the events it causes.
+ */
+export function useTaskApp(dialect: Dialect) {
+  const events = new RecordingEvents();
+  const clock = new ManualClock();
+  const t = useTestApp(dialect, { events, clock });
+  async function freshBoard(laneNames?: string[]): Promise<BoardFixture> {
+    const fx = await createBoard(t, laneNames);
+    events.take();
+    return fx;
+  }
+  return { t, events, clock, freshBoard };
 }

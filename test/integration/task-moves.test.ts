@@ -1,14 +1,13 @@
 import { expect, it } from 'vitest';
-import { describeEachDialect, useTestApp } from '../support/dialects.js';
+import { describeEachDialect } from '../support/dialects.js';
 import {
   type BoardFixture,
   createBoard,
   createTasks,
   expectError,
   laneTitles,
-  ManualClock,
-  RecordingEvents,
   type TaskData,
+  useTaskApp,
 } from './task-fixtures.js';
 
 /** A small deterministic generator, so a failing concurrent run can be replayed. */
@@ -21,10 +20,7 @@ function seededRandom(seed: number): () => number {
 }
 
 describeEachDialect('task moves', (dialect) => {
-  const events = new RecordingEvents();
-  const clock = new ManualClock();
-
-  const t = useTestApp(dialect, { events, clock });
+  const { t, events, clock } = useTaskApp(dialect);
 
   async function boardWithTasks(titles: string[]): Promise<{ fx: BoardFixture; tasks: TaskData[] }> {
     const fx = await createBoard(t, ['A', 'B']);

@@ -1,28 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { describeEachDialect, useTestApp } from '../support/dialects.js';
+import { describeEachDialect } from '../support/dialects.js';
 import {
-  type BoardFixture,
-  createBoard,
   createTask,
   createTasks,
   expectError,
   laneTitles,
-  ManualClock,
-  RecordingEvents,
   type TaskData,
+  useTaskApp,
 } from './task-fixtures.js';
 
 describeEachDialect('task updates and deletes', (dialect) => {
-  const events = new RecordingEvents();
-  const clock = new ManualClock();
-
-  const t = useTestApp(dialect, { events, clock });
-
-  async function freshBoard(laneNames?: string[]): Promise<BoardFixture> {
-    const fx = await createBoard(t, laneNames);
-    events.take();
-    return fx;
-  }
+  const { t, events, clock, freshBoard } = useTaskApp(dialect);
 
   describe('update', () => {
     it('returns the fields sent with their new values; only real changes move updatedAt and fire task.updated', async () => {

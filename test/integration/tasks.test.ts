@@ -1,29 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { describeEachDialect, useTestApp } from '../support/dialects.js';
+import { describeEachDialect } from '../support/dialects.js';
 import {
   API,
-  type BoardFixture,
-  createBoard,
   createTask,
   createTasks,
   expectError,
   laneTitles,
-  ManualClock,
-  RecordingEvents,
   type TaskData,
+  useTaskApp,
 } from './task-fixtures.js';
 
 describeEachDialect('tasks', (dialect) => {
-  const events = new RecordingEvents();
-  const clock = new ManualClock();
-
-  const t = useTestApp(dialect, { events, clock });
-
-  async function freshBoard(laneNames?: string[]): Promise<BoardFixture> {
-    const fx = await createBoard(t, laneNames);
-    events.take();
-    return fx;
-  }
+  const { t, events, clock, freshBoard } = useTaskApp(dialect);
 
   describe('create', () => {
     it('appends to the lane and returns the whole task with defaults and normalised values', async () => {
