@@ -12,6 +12,9 @@ import {
   uiApi,
 } from './support.js';
 
+/** The page's getComputedStyle (this file is type-checked against Node's library, not the DOM's). */
+type Styled = { getComputedStyle(element: unknown): { backgroundColor: string } };
+
 /** Tag colours chosen per board (issue 27): chosen on the task page, seen live on the open board. */
 describe('tag colours in the browser', { timeout: 120_000 }, () => {
   let world: BoardWorld;
@@ -54,7 +57,9 @@ describe('tag colours in the browser', { timeout: 120_000 }, () => {
     const chosen = chosenFor('bug');
     expect(await cardTag(board, 'bug').getAttribute('data-tag-color')).toBe(derived);
     const dot = cardTag(board, 'bug').locator('span[aria-hidden]');
-    const before = await dot.evaluate((element) => getComputedStyle(element).backgroundColor);
+    const before = await dot.evaluate(
+      (element) => (globalThis as unknown as Styled).getComputedStyle(element).backgroundColor,
+    );
 
     const task = await board.context().newPage();
     await task.goto(`/boards/${boardId}/tasks/${taskId}`);
@@ -72,7 +77,11 @@ describe('tag colours in the browser', { timeout: 120_000 }, () => {
 
     // The other tab's board takes the change from its live stream, without a reload.
     await expect.poll(() => cardTag(board, 'bug').getAttribute('data-tag-color')).toBe(chosen);
-    expect(await dot.evaluate((element) => getComputedStyle(element).backgroundColor)).not.toBe(before);
+    expect(
+      await dot.evaluate(
+        (element) => (globalThis as unknown as Styled).getComputedStyle(element).backgroundColor,
+      ),
+    ).not.toBe(before);
     // Every card with the tag, not only the task's own.
     const other = board
       .getByRole('listitem', { name: 'Rate limit the export endpoint' })
