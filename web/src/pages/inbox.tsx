@@ -48,7 +48,8 @@ function NotificationRow({ notification }: { notification: Notification }) {
           className={`block text-sm ${notification.read ? 'text-zinc-700 dark:text-zinc-300' : 'font-semibold'}`}
         >
           {notification.actor.name} {says}{' '}
-          <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">#{task.shortId}</span> {task.title}
+          <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">#{task.shortId}</span>{' '}
+          {task.title}
         </span>
         <span className="block text-xs text-zinc-600 dark:text-zinc-400">
           {board.name} · <Time iso={notification.createdAt} />
