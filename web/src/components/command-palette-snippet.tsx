@@ -4,6 +4,9 @@ import { snippetParts } from './command-palette-snippet-parts';
 
 export { snippetAddsToTitle } from './command-palette-snippet-parts';
 
+/** A matched word: its own text colour, readable on the amber in both themes (axe color-contrast). */
+const MARK = 'rounded-sm bg-amber-200 px-0.5 text-zinc-900 dark:bg-amber-700/60 dark:text-zinc-50';
+
 /** A snippet with its matched words in <mark>. */
 export function MarkedSnippet({ snippet, className = '' }: { snippet: string; className?: string }) {
   return (
@@ -11,7 +14,7 @@ export function MarkedSnippet({ snippet, className = '' }: { snippet: string; cl
       {snippetParts(snippet).map((part, index) =>
         part.marked ? (
           // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one snippet never reorder
-          <mark key={index} className="rounded-sm bg-amber-200 px-0.5 text-inherit dark:bg-amber-700/60">
+          <mark key={index} className={MARK}>
             {part.text}
           </mark>
         ) : (

@@ -182,7 +182,7 @@ export default function CommandPalette({
                   autoComplete="off"
                   className="min-w-0 flex-1 bg-transparent py-3 text-base outline-none placeholder:text-zinc-500 focus-visible:outline-none sm:text-sm"
                 />
-                <kbd className="hidden rounded border border-zinc-300 px-1 text-xs text-zinc-500 sm:inline dark:border-zinc-700">
+                <kbd className="hidden rounded border border-zinc-300 px-1 text-xs text-zinc-600 sm:inline dark:border-zinc-700 dark:text-zinc-400">
                   Esc
                 </kbd>
               </div>
