@@ -28,6 +28,14 @@ export function useAnchorTarget(kind: TaskItemKind, ready: boolean): string | nu
         // A long text shows its start; a short one sits in the middle, with what comes before and after.
         block: element.offsetHeight > window.innerHeight * 0.8 ? 'start' : 'center',
       });
+    // Someone who already clicked into the page (the comment box, a button) before the list arrived
+    // keeps their focus and their place: the text is only marked.
+    const active = document.activeElement;
+    if (active && active !== document.body) {
+      setHighlighted(target.slice(prefix.length));
+      const timer = setTimeout(() => setHighlighted(null), HIGHLIGHT_MS);
+      return () => clearTimeout(timer);
+    }
     element.focus({ preventScroll: true });
     place();
     // The page is still settling (Markdown renders after its chunk loads, other lists arrive): the text
