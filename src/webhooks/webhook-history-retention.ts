@@ -4,6 +4,7 @@ import {
   deleteUnreferencedEventsBefore,
 } from '../db/repositories/webhook-history.js';
 import { loggableError } from '../lib/loggable-error.js';
+import { PeriodicJob } from '../lib/periodic-job.js';
 import { type Clock, systemClock } from '../lib/time.js';
 import type { DispatcherLog } from './webhook-dispatcher.js';
 
@@ -26,26 +27,20 @@ const BATCH = 500;
  * are idempotent.
  */
 export class WebhookHistoryRetention {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> | null = null;
   private readonly clock: Clock;
+  private readonly job: PeriodicJob;
 
   constructor(private readonly options: RetentionOptions) {
     this.clock = options.clock ?? systemClock;
+    this.job = new PeriodicJob(() => this.pruneOnce(), options.intervalMs ?? 3_600_000);
   }
 
   start(): void {
-    const interval = this.options.intervalMs ?? 3_600_000;
-    this.timer = setInterval(() => {
-      if (!this.running) this.running = this.pruneOnce().finally(() => (this.running = null));
-    }, interval);
-    this.timer.unref();
+    this.job.start();
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+  stop(): Promise<void> {
+    return this.job.stop();
   }
 
   /** Deletes everything past retention, batch by batch; returns the counts. */

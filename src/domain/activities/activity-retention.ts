@@ -1,5 +1,6 @@
 import type { Database } from '../../db/database.js';
 import { loggableError } from '../../lib/loggable-error.js';
+import { PeriodicJob } from '../../lib/periodic-job.js';
 import type { Clock } from '../../lib/time.js';
 import { pruneActivities } from './activity-service.js';
 
@@ -21,23 +22,18 @@ export interface ActivityRetentionOptions {
  * rows already deleted is a no-op.
  */
 export class ActivityRetention {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> | null = null;
+  private readonly job: PeriodicJob;
 
-  constructor(private readonly options: ActivityRetentionOptions) {}
-
-  start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => {
-      if (!this.running) this.running = this.pruneOnce().finally(() => (this.running = null));
-    }, this.options.intervalMs ?? 3_600_000);
-    this.timer.unref();
+  constructor(private readonly options: ActivityRetentionOptions) {
+    this.job = new PeriodicJob(() => this.pruneOnce(), options.intervalMs ?? 3_600_000);
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+  start(): void {
+    this.job.start();
+  }
+
+  stop(): Promise<void> {
+    return this.job.stop();
   }
 
   /** Deletes every activity past retention; returns how many (0 when the database failed, logged). */

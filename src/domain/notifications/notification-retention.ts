@@ -4,6 +4,7 @@ import {
   deleteUnreadNotificationsBefore,
 } from '../../db/repositories/notifications.js';
 import { loggableError } from '../../lib/loggable-error.js';
+import { PeriodicJob } from '../../lib/periodic-job.js';
 import type { Clock } from '../../lib/time.js';
 
 export interface NotificationRetentionOptions {
@@ -30,23 +31,18 @@ export interface NotificationRetentionOptions {
  * deleting rows already deleted is a no-op.
  */
 export class NotificationRetention {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> | null = null;
+  private readonly job: PeriodicJob;
 
-  constructor(private readonly options: NotificationRetentionOptions) {}
-
-  start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => {
-      if (!this.running) this.running = this.pruneOnce().finally(() => (this.running = null));
-    }, this.options.intervalMs ?? 3_600_000);
-    this.timer.unref();
+  constructor(private readonly options: NotificationRetentionOptions) {
+    this.job = new PeriodicJob(() => this.pruneOnce(), options.intervalMs ?? 3_600_000);
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+  start(): void {
+    this.job.start();
+  }
+
+  stop(): Promise<void> {
+    return this.job.stop();
   }
 
   /** Deletes every notification past retention; returns how many of each (a database failure is logged). */
