@@ -91,7 +91,10 @@ export async function uiApi(
   );
 }
 
-/** Runs axe on the page as it is and fails on any serious or critical violation, naming them. */
+/**
+ * Runs axe on the page as it is: fails on any serious or critical violation and prints the others,
+ * naming each with its first elements.
+ */
 export async function expectAccessible(page: Page, what: string): Promise<void> {
   // A toast fading in or out is checked at its final colours, not mid-animation (axe blends opacity).
   await page.waitForFunction(() => {
@@ -111,9 +114,10 @@ export async function expectAccessible(page: Page, what: string): Promise<void> 
       id: v.id,
       impact: v.impact,
       help: v.help,
-      nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
+      nodes: v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`),
     }));
   });
+  if (result.length > 0) console.warn(`AXE ${what}: ${JSON.stringify(result)}`);
   const serious = result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious, `${what}: ${JSON.stringify(serious, null, 2)}`).toEqual([]);
 }

@@ -1,13 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import axe from 'axe-core';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { withBuildLock } from '../support/build-lock.js';
 import { ensureBuilt, freePort, ROOT, startServer, stopServer } from '../support/built-server.js';
 import { ensureWebBuilt } from '../support/web-build.js';
-import { newContext, pageOverflow, SCREENSHOTS, signIn, type UiServer } from './support.js';
+import { expectAccessible, newContext, pageOverflow, SCREENSHOTS, signIn, type UiServer } from './support.js';
 
 /**
  * The built server run from a private copy of dist/: the server lists dist/web's files when it starts,
@@ -65,38 +64,6 @@ export async function openMode(browser: Browser, baseUrl: string, mode: Mode, em
   return page;
 }
 
-/**
- * Runs axe on the page as it is: fails on a serious or critical violation, and prints any other (the
- * issue asks for none at all; the runs of 2026-11-27 printed none after the fixes), naming each with its
- * first elements.
- */
-export async function expectNoAxeViolations(page: Page, what: string): Promise<void> {
-  // A toast fading in is checked at its final colours, not mid-animation (axe blends opacity).
-  await page.waitForFunction(() => {
-    const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): unknown[] } }).document;
-    const style = globalThis as unknown as { getComputedStyle(e: unknown): { opacity: string } };
-    return [...doc.querySelectorAll('[data-sonner-toast]')].every((toast) => {
-      const opacity = style.getComputedStyle(toast).opacity;
-      return opacity === '1' || opacity === '0';
-    });
-  });
-  await page.evaluate(axe.source);
-  const violations = await page.evaluate(async () => {
-    // Runs in the page (the root tsconfig has no DOM types): axe.run's context is the whole document.
-    const page = globalThis as unknown as { axe: typeof axe; document: axe.ElementContext };
-    const { violations } = await page.axe.run(page.document, { resultTypes: ['violations'] });
-    return violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      help: v.help,
-      nodes: v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`),
-    }));
-  });
-  if (violations.length > 0) console.warn(`AXE ${what}: ${JSON.stringify(violations)}`);
-  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious, `${what}: ${JSON.stringify(serious, null, 2)}`).toEqual([]);
-}
-
 /** At phone width the page itself never scrolls sideways (rows and lanes scroll inside their boxes). */
 export async function expectNoSidewaysScroll(page: Page, mode: Mode, what: string): Promise<void> {
   if (mode.name !== 'phone') return;
@@ -138,7 +105,7 @@ export async function checkView(
   name: string,
   how: { window?: boolean; element?: Locator; toasts?: boolean; picture?: boolean } = {},
 ): Promise<void> {
-  await expectNoAxeViolations(page, `${name} (${mode.name})`);
+  await expectAccessible(page, `${name} (${mode.name})`);
   await expectNoSidewaysScroll(page, mode, name);
   if (how.picture !== false) await shoot(page, name, mode, how);
 }
