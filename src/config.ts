@@ -1,7 +1,19 @@
-import { isIP } from 'node:net';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
+import {
+  boolean,
+  ConfigError,
+  duration,
+  type Env,
+  HOSTNAME,
+  host,
+  integer,
+  text,
+  url,
+} from './config-values.js';
 import { formatDuration, parseDuration } from './lib/duration.js';
+
+export { ConfigError } from './config-values.js';
 
 export interface Config {
   host: string;
@@ -50,78 +62,6 @@ export interface OidcConfig {
   allowedDomains: string[];
   /** false: only owners sign in with a password. */
   passwordSignIn: boolean;
-}
-
-export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    message: string,
-  ) {
-    super(`${variable}: ${message}`);
-    this.name = 'ConfigError';
-  }
-}
-
-type Env = Record<string, string | undefined>;
-
-function text(env: Env, name: string): string | undefined {
-  const value = env[name];
-  return value === undefined || value.trim() === '' ? undefined : value.trim();
-}
-
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = text(env, name);
-  if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw new ConfigError(name, `must be an integer from ${min} to ${max}, got "${raw}"`);
-  }
-  return Number(raw);
-}
-
-function duration(env: Env, name: string, fallback: string, minMs = 1): number {
-  const raw = text(env, name) ?? fallback;
-  const ms = parseDuration(raw);
-  if (ms === null) {
-    throw new ConfigError(name, `must be a duration such as 250ms, 10s, 5m, 2h or 14d, got "${raw}"`);
-  }
-  if (ms < minMs) throw new ConfigError(name, `must be at least ${formatDuration(minMs)}, got "${raw}"`);
-  return ms;
-}
-
-// A name made of DNS labels; the listen call itself reports a name that does not resolve.
-const HOSTNAME =
-  /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
-
-function host(env: Env, name: string, fallback: string): string {
-  const raw = text(env, name);
-  if (raw === undefined) return fallback;
-  if (isIP(raw) === 0 && !HOSTNAME.test(raw)) {
-    throw new ConfigError(name, `must be an IP address or a host name such as 0.0.0.0 or ::, got "${raw}"`);
-  }
-  return raw;
-}
-
-function boolean(env: Env, name: string): boolean {
-  const raw = text(env, name)?.toLowerCase();
-  if (raw === undefined) return false;
-  if (['true', '1', 'yes'].includes(raw)) return true;
-  if (['false', '0', 'no'].includes(raw)) return false;
-  throw new ConfigError(name, `must be true or false, got "${raw}"`);
-}
-
-function url(env: Env, name: string, protocols: string[]): string | null {
-  const raw = text(env, name);
-  if (raw === undefined) return null;
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    throw new ConfigError(name, 'must be a URL');
-  }
-  if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError(name, `must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
-  }
-  return raw;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
