@@ -1,9 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import axe from 'axe-core';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
-import { expect } from 'vitest';
 import {
   ensureBuilt,
   freePort,
@@ -91,50 +89,25 @@ export async function uiApi(
   );
 }
 
-/**
- * Runs axe on the page as it is: fails on any serious or critical violation and prints the others,
- * naming each with its first elements.
- */
-export async function expectAccessible(page: Page, what: string): Promise<void> {
-  // A toast fading in or out is checked at its final colours, not mid-animation (axe blends opacity).
-  await page.waitForFunction(() => {
-    const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): unknown[] } }).document;
-    const style = globalThis as unknown as { getComputedStyle(e: unknown): { opacity: string } };
-    return [...doc.querySelectorAll('[data-sonner-toast]')].every((toast) => {
-      const opacity = style.getComputedStyle(toast).opacity;
-      return opacity === '1' || opacity === '0';
-    });
-  });
-  await page.evaluate(axe.source);
-  const result = await page.evaluate(async () => {
-    // Runs in the page (the root tsconfig has no DOM types): axe.run's context is the whole document.
-    const page = globalThis as unknown as { axe: typeof axe; document: axe.ElementContext };
-    const { violations } = await page.axe.run(page.document, { resultTypes: ['violations'] });
-    return violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      help: v.help,
-      nodes: v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`),
-    }));
-  });
-  if (result.length > 0) console.warn(`AXE ${what}: ${JSON.stringify(result)}`);
-  const serious = result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious, `${what}: ${JSON.stringify(serious, null, 2)}`).toEqual([]);
+export { expectAccessible } from './accessibility.js';
+
+/** Sets the toasts' display ('none' hides them from a screenshot, '' shows them again). */
+export async function showToasts(page: Page, display: string): Promise<void> {
+  await page.evaluate((value) => {
+    const doc = (
+      globalThis as unknown as {
+        document: { querySelectorAll(s: string): { style: { display: string } }[] };
+      }
+    ).document;
+    for (const element of doc.querySelectorAll('[data-sonner-toaster]')) element.style.display = value;
+  }, display);
 }
 
 /** A screenshot for docs/ (kept current by the suite). */
 export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   // Passing toasts are not part of the page: hidden for the picture, then shown again.
-  const toasts = (display: string) =>
-    page.evaluate((value) => {
-      const doc = (
-        globalThis as unknown as {
-          document: { querySelectorAll(s: string): { style: { display: string } }[] };
-        }
-      ).document;
-      for (const element of doc.querySelectorAll('[data-sonner-toaster]')) element.style.display = value;
-    }, display);
+  const toasts = (display: string) => showToasts(page, display);
   await toasts('none');
   await page.screenshot({
     path: path.join(SCREENSHOTS, `${name}.png`),

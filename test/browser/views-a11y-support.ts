@@ -6,7 +6,15 @@ import { expect } from 'vitest';
 import { withBuildLock } from '../support/build-lock.js';
 import { ensureBuilt, freePort, ROOT, startServer, stopServer } from '../support/built-server.js';
 import { ensureWebBuilt } from '../support/web-build.js';
-import { expectAccessible, newContext, pageOverflow, SCREENSHOTS, signIn, type UiServer } from './support.js';
+import {
+  expectAccessible,
+  newContext,
+  pageOverflow,
+  SCREENSHOTS,
+  showToasts,
+  signIn,
+  type UiServer,
+} from './support.js';
 
 /**
  * The built server run from a private copy of dist/: the server lists dist/web's files when it starts,
@@ -83,15 +91,7 @@ export async function shoot(
 ): Promise<void> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   const file = path.join(SCREENSHOTS, `${name}${mode.suffix}.png`);
-  const toasts = (display: string) =>
-    page.evaluate((value) => {
-      const doc = (
-        globalThis as unknown as {
-          document: { querySelectorAll(s: string): { style: { display: string } }[] };
-        }
-      ).document;
-      for (const element of doc.querySelectorAll('[data-sonner-toaster]')) element.style.display = value;
-    }, display);
+  const toasts = (display: string) => showToasts(page, display);
   if (!how.toasts) await toasts('none');
   if (how.element) await how.element.screenshot({ path: file, animations: 'disabled' });
   else await page.screenshot({ path: file, fullPage: !how.window, animations: 'disabled' });
