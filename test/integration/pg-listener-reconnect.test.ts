@@ -29,6 +29,10 @@ describe.skipIf(TEST_DATABASE_URL === null)('PostgreSQL LISTEN connection lost a
         if (taker) taker(value);
         else waiting.push(value);
       },
+      /** Values pushed and not yet taken. */
+      pending(): number {
+        return waiting.length;
+      },
       next(): Promise<T> {
         const value = waiting.shift();
         if (value !== undefined) return Promise.resolve(value);
@@ -76,7 +80,17 @@ describe.skipIf(TEST_DATABASE_URL === null)('PostgreSQL LISTEN connection lost a
     } finally {
       await listener.stop();
     }
-    // The stopped listener's backend goes away (as it ends, asynchronously: looked at until it has).
-    while ((await listenerPids()).length > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    // Once stopped it hears nothing: a notification that another listener receives never reaches it.
+    const others = queue<string>();
+    const other = new PgListener(pool, CHANNEL, (payload) => others.push(payload), { warn: () => {} });
+    other.start();
+    try {
+      await other.connected();
+      await pool.query('select pg_notify($1, $2)', [CHANNEL, 'stopped']);
+      expect(await others.next()).toBe('stopped');
+      expect(payloads.pending()).toBe(0);
+    } finally {
+      await other.stop();
+    }
   });
 });
