@@ -5,6 +5,7 @@
 //   BENCH_RATE=500 BENCH_SECONDS=10 BENCH_ROUNDS=1 BENCH_CONNECTIONS=16 node bench/webhook-latency.mjs   # the defaults
 //   BENCH_ROOT=/path/to/other/checkout node bench/webhook-latency.mjs    another build (A/B runs)
 //   BENCH_SERVER_ARGS=--cpu-prof node bench/webhook-latency.mjs    profile the server (files in its data directory)
+//   BENCH_DATABASE_URL=postgres://... node bench/webhook-latency.mjs    PostgreSQL (a throwaway schema a round)
 //
 // `node dist/main.js` on a fresh data directory (LANEBOARD_WEBHOOK_ALLOW_PRIVATE/HTTP), a key made by
 // the CLI, a board, a lane and one webhook (events ["task.created"]) to a receiver process on 127.0.0.1
@@ -18,6 +19,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { Pool } from 'undici';
 
 const here = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -33,6 +35,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const PORT = Number(process.env.BENCH_PORT ?? 3000 + (process.pid % 20000));
 const WARM_UP_SECONDS = 1;
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? null;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const wallClock = () => performance.timeOrigin + performance.now();
@@ -69,7 +72,27 @@ function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-async function startServer(dataDir) {
+async function onPostgres(text) {
+  const client = new pg.Client({ connectionString: DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The server's DATABASE_URL: on PostgreSQL a fresh schema (`drop` removes it), else none (SQLite). */
+async function roundDatabase(round) {
+  if (!DATABASE_URL) return { url: null, drop: async () => {} };
+  const schema = `bench_latency_${process.pid}_${round}`;
+  await onPostgres(`create schema ${schema}`);
+  const url = new URL(DATABASE_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return { url: url.toString(), drop: () => onPostgres(`drop schema ${schema} cascade`) };
+}
+
+async function startServer(dataDir, databaseUrl) {
   const env = {
     ...process.env,
     PORT: String(PORT),
@@ -79,7 +102,10 @@ async function startServer(dataDir) {
     LANEBOARD_WEBHOOK_ALLOW_HTTP: 'true',
     LOG_LEVEL: 'warn',
   };
-  delete env.DATABASE_URL;
+  if (databaseUrl) {
+    env.DATABASE_URL = databaseUrl;
+    env.LANEBOARD_SECRET_KEY = 'bench-master-key-0123456789abcdef0123456789';
+  } else delete env.DATABASE_URL;
   execFileSync(process.execPath, ['bin/laneboard.js', 'migrate'], { cwd: root, env });
   const created = execFileSync(
     process.execPath,
@@ -135,9 +161,10 @@ async function steadyCreates(api, boardId, laneId, seconds, label) {
   return Promise.all(creates);
 }
 
-async function latencyRound(sink) {
+async function latencyRound(sink, round) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-latency-'));
-  const { child, key } = await startServer(dataDir);
+  const database = await roundDatabase(round);
+  const { child, key } = await startServer(dataDir, database.url);
   const pool = new Pool(`http://127.0.0.1:${PORT}`, { connections: CONNECTIONS });
   const api = async (method, url, body) => {
     const res = await pool.request({
@@ -184,6 +211,7 @@ async function latencyRound(sink) {
   } finally {
     await pool.close();
     await stopServer(child);
+    await database.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
@@ -191,6 +219,7 @@ async function latencyRound(sink) {
 const sink = await startSink();
 const result = {
   root,
+  database: DATABASE_URL ? 'postgresql' : 'sqlite',
   rate: RATE,
   seconds: SECONDS,
   connections: CONNECTIONS,
@@ -200,7 +229,7 @@ const result = {
   rounds: [],
 };
 try {
-  for (let round = 0; round < ROUNDS; round++) result.rounds.push(await latencyRound(sink));
+  for (let round = 0; round < ROUNDS; round++) result.rounds.push(await latencyRound(sink, round));
   result.loadAverageEnd = loadAverage();
 } finally {
   sink.child.send('stop');
