@@ -23,6 +23,7 @@ import { tagColorsMigration } from './migrations/019-tag-colors.js';
 import { searchSpeedMigration } from './migrations/020-search-speed.js';
 import { taskChangeStampMigration } from './migrations/021-task-change-stamp.js';
 import { notificationRetentionMigration } from './migrations/022-notification-retention.js';
+import { searchPhrasesMigration } from './migrations/023-search-phrases.js';
 import type { Dialect } from './schema.js';
 
 /** Every migration, by name; names sort in the order they apply. New migrations are added here. */
@@ -50,6 +51,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '020-search-speed': searchSpeedMigration(dialect),
     '021-task-change-stamp': taskChangeStampMigration(dialect),
     '022-notification-retention': notificationRetentionMigration,
+    '023-search-phrases': searchPhrasesMigration(dialect),
   };
 }
 
