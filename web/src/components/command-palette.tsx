@@ -7,8 +7,12 @@ import { usePaletteSearch } from '../api/search';
 import { boardPickItems, type PaletteItem, type PaletteMode, rootItems } from './command-palette-items';
 import { NewTaskStep } from './command-palette-new-task';
 
-/** A pause this long after a keystroke sends the search: one request per pause, not per key. */
-export const SEARCH_DEBOUNCE_MS = 120;
+/**
+ * A pause this long after a keystroke sends the search: one request per pause, not per key (a typist's
+ * keys come 100-200 ms apart). Short, because results should show within 150 ms of the last key
+ * (issue 29; `bench/palette.mjs`) and the search itself takes 5-20 ms at a million texts.
+ */
+export const SEARCH_DEBOUNCE_MS = 50;
 
 function useDebounced(value: string, ms: number): string {
   const [settled, setSettled] = useState(value);
