@@ -28,16 +28,20 @@ for _ in $(seq "$hogs"); do
   hog_pids+=($!)
 done
 
-# Processes whose command line or working directory is inside the clone (the suite's servers, workers).
+# Processes whose command line or working directory is inside the clone (the suite's servers, workers),
+# other than this script, its subshells and its hogs.
 left_behind() {
+  local own=" $$ $BASHPID ${hog_pids[*]} "
   for pid in $(pgrep -f "$work" || true); do
-    [ "$pid" = "$$" ] && continue
+    [[ "$own" == *" $pid "* ]] && continue
+    [ "$(ps -o comm= -p "$pid" 2>/dev/null)" = "busy-suite.sh" ] && continue
     ps -o pid=,args= -p "$pid" 2>/dev/null || true
   done
   for proc in /proc/[0-9]*; do
     [ "$(readlink "$proc/cwd" 2>/dev/null)" = "$work" ] || continue
     pid="${proc#/proc/}"
-    [ "$pid" = "$$" ] && continue
+    [[ "$own" == *" $pid "* ]] && continue
+    case "$(ps -o comm= -p "$pid" 2>/dev/null)" in busy-suite.sh | sort | ps | readlink | bash | "") continue ;; esac
     ps -o pid=,args= -p "$pid" 2>/dev/null || true
   done | sort -u
 }

@@ -192,6 +192,7 @@ describe('people, sign-in and roles in the browser', { timeout: 60_000 }, () => 
     expect((await uiApi(member, 'POST', '/invites', { role: 'admin' })).status).toBe(403);
     await member.goto('/settings/webhooks');
     await member.getByText('Only owners and admins can open this page.', { exact: false }).waitFor();
+    await member.getByRole('heading', { level: 1, name: 'Owners and admins only' }).waitFor();
     await expectAccessible(member, 'keys page at phone width (member)');
   });
 

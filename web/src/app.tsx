@@ -3,7 +3,7 @@ import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { Toaster } from 'sonner';
 import { isAdmin, useSession, useSetupNeeded } from './api/session';
 import { AppShell } from './components/app-shell';
-import { ErrorState, Loading } from './components/ui';
+import { ErrorState, Loading, PageHeader } from './components/ui';
 
 // Every page is its own chunk: the first page loads only what it shows.
 const SetupPage = lazy(() => import('./pages/setup'));
@@ -43,10 +43,14 @@ function RequireSession() {
 function RequireAdmin({ children }: { children: ReactNode }) {
   const session = useSession();
   if (!isAdmin(session.data)) {
+    // A page of its own (with its heading), not a bare alert, so that the settings page reads as one.
     return (
-      <ErrorState
-        error={new Error('Only owners and admins can open this page. Ask one of them for access.')}
-      />
+      <>
+        <PageHeader title="Owners and admins only" />
+        <ErrorState
+          error={new Error('Only owners and admins can open this page. Ask one of them for access.')}
+        />
+      </>
     );
   }
   return children;
