@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { SEARCH_SOURCES } from '../migrations/017-search-index.js';
-import type { Executor } from '../schema.js';
+import type { DB, Executor } from '../schema.js';
 import {
   andAll,
   type PageRow,
@@ -49,15 +49,17 @@ const SOURCE_JOINS = sql.raw(
 );
 
 /**
- * The pairs of adjacent words of the query's phrases (migration 023), as one tsquery text; null when it
- * has no phrase of two words or more. Parsed by PostgreSQL as the documents are.
+ * The pairs of adjacent words of the phrases, as one tsquery text (null when none parses to two words),
+ * parsed by PostgreSQL as the documents are. The same statement raises work_mem for the rest of the
+ * transaction: a common pair (two words in most texts) matches a few hundred thousand rows, whose bitmap
+ * turns lossy with the default 4 MB, and every row of a lossy page is checked again by evaluating the
+ * pair function (180 ms instead of 28 at full size).
  */
-async function phrasePairs(db: Executor, terms: SearchTerm[]): Promise<string | null> {
-  const phrases = terms.filter((t) => !t.excluded && t.tokens.length > 1);
-  if (phrases.length === 0) return null;
-  const { rows } = await sql<{ pairs: (string | null)[] }>`select array[${sql.join(
-    phrases.map((t) => sql`laneboard_search_phrase_pairs(${t.tokens.join(' ')}, ${t.prefix})::text`),
-  )}] as pairs`.execute(db);
+async function phrasePairs(tx: Executor, phrases: SearchTerm[]): Promise<string | null> {
+  const { rows } = await sql<{ pairs: (string | null)[] }>`
+    select set_config('work_mem', '32MB', true), array[${sql.join(
+      phrases.map((t) => sql`laneboard_search_phrase_pairs(${t.tokens.join(' ')}, ${t.prefix})::text`),
+    )}] as pairs`.execute(tx);
   const pairs = (rows[0]?.pairs ?? []).filter((p): p is string => p !== null);
   return pairs.length === 0 ? null : pairs.map((p) => `(${p})`).join(' & ');
 }
@@ -94,26 +96,17 @@ function pageRows(db: Executor, filter: SearchFilter, query: string, pairs: stri
     order by p.score desc, p.ref_id`.execute(db);
 }
 
-/**
- * A common pair (two words in most texts) matches a few hundred thousand rows: with the default 4 MB of
- * work_mem their bitmap turns lossy, and every row of a lossy page is checked again by evaluating the
- * pair function (180 ms instead of 28 at full size), so the pair query runs with more, for itself only.
- */
-const PAIRS_WORK_MEM = sql.raw(`set local work_mem = '32MB'`);
-
-export async function searchPostgres(db: Executor, filter: SearchFilter): Promise<SearchHit[]> {
+/** Opens its own transaction for a phrase (its work_mem is the transaction's): `db` is not one. */
+export async function searchPostgres(db: Kysely<DB>, filter: SearchFilter): Promise<SearchHit[]> {
   const query = tsQuery(filter.terms);
-  const pairs = await phrasePairs(db, filter.terms);
-  const withPairs = async (tx: Executor) => {
-    await PAIRS_WORK_MEM.execute(tx);
-    return pageRows(tx, filter, query, pairs);
-  };
+  // Phrases of two words or more are found through the index of pairs (migration 023).
+  const phrases = filter.terms.filter((t) => !t.excluded && t.tokens.length > 1);
   const { rows } =
-    pairs === null
+    phrases.length === 0
       ? await pageRows(db, filter, query, null)
-      : db.isTransaction
-        ? await withPairs(db)
-        : await db.transaction().execute(withPairs);
+      : await db
+          .transaction()
+          .execute(async (tx) => pageRows(tx, filter, query, await phrasePairs(tx, phrases)));
   if (rows.length === 0) return [];
   const { rows: texts } = await sql<TextRow>`
     select d.ref_id, ${TEXT_COLUMNS}

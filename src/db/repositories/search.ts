@@ -1,4 +1,5 @@
-import type { Dialect, Executor } from '../schema.js';
+import type { Kysely } from 'kysely';
+import type { DB, Dialect } from '../schema.js';
 import { searchPostgres } from './search-postgres.js';
 import type { SearchFilter, SearchHit } from './search-shared.js';
 import { searchSqlite } from './search-sqlite.js';
@@ -11,6 +12,6 @@ export type {
 } from './search-shared.js';
 
 /** Best match first, then by id, so pages never repeat or skip a row of an unchanged index. */
-export function searchDocs(db: Executor, dialect: Dialect, filter: SearchFilter): Promise<SearchHit[]> {
+export function searchDocs(db: Kysely<DB>, dialect: Dialect, filter: SearchFilter): Promise<SearchHit[]> {
   return dialect === 'postgres' ? searchPostgres(db, filter) : searchSqlite(db, filter);
 }
