@@ -8,9 +8,10 @@ import { boardPickItems, type PaletteItem, type PaletteMode, rootItems } from '.
 import { NewTaskStep } from './command-palette-new-task';
 
 /**
- * A pause this long after a keystroke sends the search: one request per pause, not per key (a typist's
- * keys come 100-200 ms apart). Short, because results should show within 150 ms of the last key
- * (issue 29; `bench/palette.mjs`) and the search itself takes 5-20 ms at a million texts.
+ * A pause this long after a keystroke sends the search, so that a burst of keys sends one request. Short
+ * (a typist's keys, 100-200 ms apart, then send one each; a newer one aborts the older), because results
+ * should show within 150 ms of the last key (issue 29; `bench/palette.mjs`) and the search itself takes
+ * 5-20 ms at a million texts.
  */
 export const SEARCH_DEBOUNCE_MS = 50;
 
