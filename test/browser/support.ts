@@ -107,14 +107,13 @@ export async function showToasts(page: Page, display: string): Promise<void> {
 export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   // Passing toasts are not part of the page: hidden for the picture, then shown again.
-  const toasts = (display: string) => showToasts(page, display);
-  await toasts('none');
+  await showToasts(page, 'none');
   await page.screenshot({
     path: path.join(SCREENSHOTS, `${name}.png`),
     fullPage: true,
     animations: 'disabled',
   });
-  await toasts('');
+  await showToasts(page, '');
 }
 
 /** Creates the owner through the setup page and lands signed in. */

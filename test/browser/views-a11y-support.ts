@@ -91,11 +91,10 @@ export async function shoot(
 ): Promise<void> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   const file = path.join(SCREENSHOTS, `${name}${mode.suffix}.png`);
-  const toasts = (display: string) => showToasts(page, display);
-  if (!how.toasts) await toasts('none');
+  if (!how.toasts) await showToasts(page, 'none');
   if (how.element) await how.element.screenshot({ path: file, animations: 'disabled' });
   else await page.screenshot({ path: file, fullPage: !how.window, animations: 'disabled' });
-  if (!how.toasts) await toasts('');
+  if (!how.toasts) await showToasts(page, '');
 }
 
 /** The three checks of one view in one mode: axe, no sideways scroll on a phone, and its picture. */
