@@ -18,7 +18,7 @@ const OWNER = { name: 'Ada Owner', email: 'ada@example.com' };
  * Issue 27: the inbox, search (results page and palette) and the settings views changed lately (a
  * paused webhook in the list and on its page, the delivery log naming board and task and what a
  * redelivery repeats, the Reveal dialog's wrong-password wording, agents, people), each in light, dark
- * and at 390 px: no serious or critical axe violation (others printed), no sideways scroll on a phone, and the pictures the docs lacked.
+ * and at 390 px, and what a member sees of an admins' page: no serious or critical axe violation (others printed), no sideways scroll on a phone, and the pictures the docs lacked.
  */
 describe('inbox, search and settings views in three modes', { timeout: 300_000 }, () => {
   let server: UiServer;
@@ -167,6 +167,21 @@ describe('inbox, search and settings views in three modes', { timeout: 300_000 }
         await page.goto('/settings/people');
         await page.getByRole('listitem', { name: 'Max Member' }).waitFor();
         await checkView(page, mode, 'settings-people', { picture: mode.name === 'dark' });
+      } finally {
+        await page.context().close();
+      }
+    });
+
+    it(`a settings page for owners and admins, opened by a member (${mode.name})`, async () => {
+      const page = await openMode(browser, server.baseUrl, mode, 'max@example.com');
+      try {
+        await page.goto('/settings/webhooks');
+        await page.getByRole('heading', { level: 1, name: 'Owners and admins only' }).waitFor();
+        await page
+          .getByRole('alert')
+          .getByText(/^Only owners and admins can open this page\./)
+          .waitFor();
+        await checkView(page, mode, 'settings-admins-only');
       } finally {
         await page.context().close();
       }
