@@ -28,20 +28,27 @@ for _ in $(seq "$hogs"); do
   hog_pids+=($!)
 done
 
-# Processes whose command line or working directory is inside the clone (the suite's servers, workers),
-# other than this script, its subshells and its hogs.
+# True for this script and what runs under it (its hogs, the subshells of this check): by the time it
+# runs, npm test has exited, and whatever the suite left running has been re-parented away from it.
+is_own() {
+  local pid="$1"
+  while [ -n "$pid" ] && [ "$pid" -gt 1 ]; do
+    [ "$pid" = "$$" ] && return 0
+    pid="$(ps -o ppid= -p "$pid" 2>/dev/null | tr -d ' ')"
+  done
+  return 1
+}
+
+# Processes whose command line or working directory is inside the clone (the suite's servers, workers).
 left_behind() {
-  local own=" $$ $BASHPID ${hog_pids[*]} "
   for pid in $(pgrep -f "$work" || true); do
-    [[ "$own" == *" $pid "* ]] && continue
-    [ "$(ps -o comm= -p "$pid" 2>/dev/null)" = "busy-suite.sh" ] && continue
+    is_own "$pid" && continue
     ps -o pid=,args= -p "$pid" 2>/dev/null || true
   done
   for proc in /proc/[0-9]*; do
     [ "$(readlink "$proc/cwd" 2>/dev/null)" = "$work" ] || continue
     pid="${proc#/proc/}"
-    [[ "$own" == *" $pid "* ]] && continue
-    case "$(ps -o comm= -p "$pid" 2>/dev/null)" in busy-suite.sh | sort | ps | readlink | bash | "") continue ;; esac
+    is_own "$pid" && continue
     ps -o pid=,args= -p "$pid" 2>/dev/null || true
   done | sort -u
 }
