@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { chromium } from 'playwright-core';
+import { BENCH_SECRET_KEY, schemaUrl } from './support/postgres-schema.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const reuse = process.env.BENCH_REUSE;
@@ -90,12 +91,10 @@ function serverEnv() {
     PORT: String(port),
     LOG_LEVEL: 'warn',
     LANEBOARD_RATE_LIMIT_MAX: '1000000000',
-    LANEBOARD_SECRET_KEY: 'bench-master-key-0123456789abcdef0123456789',
+    LANEBOARD_SECRET_KEY: BENCH_SECRET_KEY,
   };
   if (databaseUrl) {
-    const url = new URL(databaseUrl);
-    url.searchParams.set('options', `-c search_path=${reuse}`);
-    env.DATABASE_URL = url.toString();
+    env.DATABASE_URL = schemaUrl(databaseUrl, reuse);
   } else {
     env.LANEBOARD_DATA_DIR = reuse;
     delete env.DATABASE_URL;

@@ -19,8 +19,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { Pool } from 'undici';
+import { BENCH_SECRET_KEY, onPostgres, schemaUrl } from './support/postgres-schema.mjs';
 
 const here = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const root = path.resolve(process.env.BENCH_ROOT ?? here);
@@ -72,24 +72,15 @@ function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-async function onPostgres(text) {
-  const client = new pg.Client({ connectionString: DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
-
 /** The server's DATABASE_URL: on PostgreSQL a fresh schema (`drop` removes it), else none (SQLite). */
 async function roundDatabase(round) {
   if (!DATABASE_URL) return { url: null, drop: async () => {} };
   const schema = `bench_latency_${process.pid}_${round}`;
-  await onPostgres(`create schema ${schema}`);
-  const url = new URL(DATABASE_URL);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  return { url: url.toString(), drop: () => onPostgres(`drop schema ${schema} cascade`) };
+  await onPostgres(DATABASE_URL, `create schema ${schema}`);
+  return {
+    url: schemaUrl(DATABASE_URL, schema),
+    drop: () => onPostgres(DATABASE_URL, `drop schema ${schema} cascade`),
+  };
 }
 
 async function startServer(dataDir, databaseUrl) {
@@ -104,7 +95,7 @@ async function startServer(dataDir, databaseUrl) {
   };
   if (databaseUrl) {
     env.DATABASE_URL = databaseUrl;
-    env.LANEBOARD_SECRET_KEY = 'bench-master-key-0123456789abcdef0123456789';
+    env.LANEBOARD_SECRET_KEY = BENCH_SECRET_KEY;
   } else delete env.DATABASE_URL;
   execFileSync(process.execPath, ['bin/laneboard.js', 'migrate'], { cwd: root, env });
   const created = execFileSync(

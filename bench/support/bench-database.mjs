@@ -3,21 +3,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { loadConfig } from '../../dist/config.js';
+import { BENCH_SECRET_KEY, onPostgres, schemaUrl } from './postgres-schema.mjs';
 
 /** Rate limits high enough never to answer 429 to a bench. */
 export const NO_RATE_LIMIT = { max: 1_000_000_000, windowMs: 60_000 };
-
-async function query(connectionString, text) {
-  const client = new pg.Client({ connectionString });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
 
 /**
  * `name` names the data directory and the schema. Returns the app's `config` (databaseUrl null on
@@ -29,21 +19,19 @@ export async function benchDatabase(name) {
   const schema = databaseUrl ? `bench_${name.replace(/\W/g, '_')}_${process.pid}` : null;
   let url = null;
   if (schema) {
-    await query(databaseUrl, `create schema ${schema}`);
-    const u = new URL(databaseUrl);
-    u.searchParams.set('options', `-c search_path=${schema}`);
-    url = u.toString();
+    await onPostgres(databaseUrl, `create schema ${schema}`);
+    url = schemaUrl(databaseUrl, schema);
   }
   const config = {
     ...loadConfig({ LANEBOARD_DATA_DIR: dataDir }),
     databaseUrl: url,
-    secretKey: 'bench-master-key-0123456789abcdef0123456789',
+    secretKey: BENCH_SECRET_KEY,
   };
   return {
     databaseUrl,
     config,
     async drop() {
-      if (schema) await query(databaseUrl, `drop schema ${schema} cascade`);
+      if (schema) await onPostgres(databaseUrl, `drop schema ${schema} cascade`);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
