@@ -153,7 +153,10 @@ function isCatalogChurn(error: unknown): boolean {
   return (
     error instanceof Error &&
     ((code === '3F000' && /^schema ".*" does not exist$/.test(error.message)) || // invalid_schema_name
-      (code === '42P01' && /^relation ".*" does not exist$/.test(error.message))) // undefined_table
+      (code === '42P01' && /^relation ".*" does not exist$/.test(error.message)) || // undefined_table
+      // Kysely's introspection calls pg_get_serial_sequence(table, column) for every column of every
+      // schema; a table dropped between the catalog read and that call fails so.
+      (code === '42703' && /^column ".*" of relation ".*" does not exist$/.test(error.message))) // undefined_column
   );
 }
 

@@ -62,6 +62,10 @@ export async function newContext(
     viewport: options.phone ? { width: 390, height: 844 } : { width: 1280, height: 800 },
     colorScheme: options.dark ? 'dark' : 'light',
     permissions: ['clipboard-read', 'clipboard-write'],
+    // Toasts then appear and leave without a fade (sonner honours it), so an accessibility check can
+    // never meet one half-transparent: on a busy machine a toast's exit began between the wait for
+    // steady toasts and axe's contrast check, which then saw its text blended into the background.
+    reducedMotion: 'reduce',
   });
   // A step that waits longer than this is broken, not slow: fail with its locator well before the test's limit.
   context.setDefaultTimeout(10_000);
