@@ -16,7 +16,7 @@ import type { ServiceDeps } from '../services.js';
 import type { Tx } from '../transaction.js';
 import { type Assignee, callerMember, type TaskAssignees, toAssignee } from './task-assignees.js';
 import { holdBoard, inTaskTransaction, lockLanes } from './task-locking.js';
-import { moveTask } from './task-moves.js';
+import { moveTaskRecorded } from './task-moves.js';
 import { type Task, toTask } from './task-views.js';
 
 /** Candidates tried by one claim-next before it answers "none left" (each failed try means a lost race). */
@@ -111,27 +111,7 @@ export class TaskClaims {
   private async moveClaimed(tx: Tx, actor: Actor, boardId: string, taskId: string, laneId: string) {
     const task = await findTask(tx.db, boardId, taskId);
     if (!task || task.position === null) throw notFound('Task');
-    const from = { laneId: task.lane_id, position: task.position };
-    const outcome = await moveTask(
-      tx,
-      { ...task, position: task.position },
-      laneId,
-      undefined,
-      isoNow(this.deps.clock),
-    );
-    if (!outcome.changed) return;
-    await this.deps.activities.record(tx, actor, {
-      type: 'task.moved',
-      boardId,
-      taskId,
-      data: {
-        task_id: taskId,
-        laneId: outcome.laneId,
-        position: outcome.position,
-        fromLaneId: from.laneId,
-        fromPosition: from.position,
-      },
-    });
+    await moveTaskRecorded(tx, this.deps, actor, { ...task, position: task.position }, laneId, undefined);
   }
 
   private async read(tx: Tx, boardId: string, taskId: string): Promise<Task> {

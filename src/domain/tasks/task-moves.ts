@@ -1,7 +1,10 @@
 import { freshRanks, laneTasksAt, laneTasksFrom, setTaskRanks } from '../../db/repositories/task-ranks.js';
 import { countLaneTasks, type TaskWithPosition, updateTask } from '../../db/repositories/tasks.js';
 import type { Tx } from '../../db/transaction.js';
+import { isoNow } from '../../lib/time.js';
+import type { Actor } from '../actor.js';
 import { clampInsertPosition, moveWithinList, rankBetween } from '../positions.js';
+import type { ServiceDeps } from '../services.js';
 
 /*
  * Rank changes of tasks. A task's position is where its rank sorts among the lane's active tasks, so a
@@ -65,4 +68,34 @@ export async function moveTask(
   const rank = await rankAt(tx, targetLaneId, task.id, position);
   await updateTask(tx.db, task.id, { lane_id: targetLaneId, rank, updated_at: updatedAt });
   return { laneId: targetLaneId, position, changed: true };
+}
+
+/**
+ * Moves the task as moveTask does and records `task.moved` (with where it came from) when its lane or
+ * position changed: what a move by a caller and a claim's move into a lane both do.
+ */
+export async function moveTaskRecorded(
+  tx: Tx,
+  deps: Pick<ServiceDeps, 'activities' | 'clock'>,
+  actor: Actor,
+  task: TaskWithPosition & { position: number },
+  targetLaneId: string,
+  requested: number | undefined,
+): Promise<MoveOutcome> {
+  const outcome = await moveTask(tx, task, targetLaneId, requested, isoNow(deps.clock));
+  if (outcome.changed) {
+    await deps.activities.record(tx, actor, {
+      type: 'task.moved',
+      boardId: task.board_id,
+      taskId: task.id,
+      data: {
+        task_id: task.id,
+        laneId: outcome.laneId,
+        position: outcome.position,
+        fromLaneId: task.lane_id,
+        fromPosition: task.position,
+      },
+    });
+  }
+  return outcome;
 }

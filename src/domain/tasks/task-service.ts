@@ -29,7 +29,7 @@ import { callerMember, TaskAssignees, toAssignee } from './task-assignees.js';
 import { changedFields, checkPriority, normaliseTaskChanges } from './task-changes.js';
 import { TaskClaims } from './task-claims.js';
 import { inTaskTransaction, lockTaskWithLanes, unknownLane } from './task-locking.js';
-import { appendRank, moveTask } from './task-moves.js';
+import { appendRank, moveTaskRecorded } from './task-moves.js';
 import {
   type Task,
   type TaskChanges,
@@ -194,28 +194,8 @@ export class TaskService {
           'An archived task cannot be moved: set `archived` to false first.',
         );
       }
-      const from = { laneId: task.lane_id, position: task.position };
-      const outcome = await moveTask(
-        tx,
-        { ...task, position: task.position },
-        input.laneId,
-        input.position,
-        isoNow(this.deps.clock),
-      );
-      if (outcome.changed) {
-        await this.deps.activities.record(tx, actor, {
-          type: 'task.moved',
-          boardId,
-          taskId,
-          data: {
-            task_id: taskId,
-            laneId: outcome.laneId,
-            position: outcome.position,
-            fromLaneId: from.laneId,
-            fromPosition: from.position,
-          },
-        });
-      }
+      const moving = { ...task, position: task.position };
+      const outcome = await moveTaskRecorded(tx, this.deps, actor, moving, input.laneId, input.position);
       return { id: taskId, laneId: outcome.laneId, position: outcome.position };
     });
   }
