@@ -1,25 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { expect, it } from 'vitest';
-import { describeEachDialect, useTestApp } from '../support/dialects.js';
+import { describeEachDialect } from '../support/dialects.js';
 import { filePart, upload } from './asset-fixtures.js';
-import { createBoard, createTask, expectError, ManualClock, RecordingEvents } from './task-fixtures.js';
+import { createBoard, createTask, expectError, useTaskApp } from './task-fixtures.js';
 
 const MAX = 600 * 1024;
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 
 describeEachDialect('assets', (dialect) => {
-  const events = new RecordingEvents();
-  const clock = new ManualClock();
-
   // A small limit, so the size tests need no 10 MiB bodies; it still spans several 256 KiB chunks.
-  const t = useTestApp(dialect, { events, clock, assetMaxBytes: MAX });
-
-  async function taskWithBoard() {
-    const fx = await createBoard(t, ['Todo']);
-    const task = await createTask(t, fx, { laneId: fx.laneIds[0] as string });
-    events.take();
-    return { fx, task, url: `${fx.url}/tasks/${task.id}/assets` };
-  }
+  const { t, events, clock, freshTask } = useTaskApp(dialect, { assetMaxBytes: MAX });
 
   async function countRows(table: 'assets' | 'asset_chunks'): Promise<number> {
     const row = await t.db.database.kysely
@@ -30,7 +20,7 @@ describeEachDialect('assets', (dialect) => {
   }
 
   it('uploads, lists oldest first, shows and downloads a file byte for byte', async () => {
-    const { fx, task, url } = await taskWithBoard();
+    const { fx, task, url } = await freshTask('assets');
     const bytes = randomBytes(MAX); // exactly the limit, three chunks
     const first = await upload(t, fx.key, url, [filePart('photo.png', bytes, 'image/png')]);
     expect(first.statusCode, first.body).toBe(201);
@@ -91,7 +81,7 @@ describeEachDialect('assets', (dialect) => {
   });
 
   it('answers 304 to a matching If-None-Match', async () => {
-    const { fx, url } = await taskWithBoard();
+    const { fx, url } = await freshTask('assets');
     const asset = (await upload(t, fx.key, url, [filePart('a.txt', 'abc')])).json().data;
     const res = await t.app.inject({
       method: 'GET',
@@ -110,7 +100,7 @@ describeEachDialect('assets', (dialect) => {
   });
 
   it('accepts an empty file and serves it with octet-stream when the part had no usable type', async () => {
-    const { fx, url } = await taskWithBoard();
+    const { fx, url } = await freshTask('assets');
     const res = await upload(t, fx.key, url, [filePart('empty.bin', Buffer.alloc(0), 'not a type')]);
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json().data).toMatchObject({
@@ -126,7 +116,7 @@ describeEachDialect('assets', (dialect) => {
   });
 
   it('keeps a non-ASCII file name and sends it safely in Content-Disposition', async () => {
-    const { fx, url } = await taskWithBoard();
+    const { fx, url } = await freshTask('assets');
     const res = await upload(t, fx.key, url, [filePart('résumé 100%.txt', 'x')]);
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json().data.filename).toBe('résumé 100%.txt');
@@ -137,7 +127,7 @@ describeEachDialect('assets', (dialect) => {
   });
 
   it('refuses a file one byte over the limit with 413 and stores nothing', async () => {
-    const { fx, url } = await taskWithBoard();
+    const { fx, url } = await freshTask('assets');
     const before = { assets: await countRows('assets'), chunks: await countRows('asset_chunks') };
     const res = await upload(t, fx.key, url, [filePart('big.bin', randomBytes(MAX + 1))]);
     expectError(res, 413, 'payload_too_large', `${MAX} bytes`);
@@ -147,7 +137,7 @@ describeEachDialect('assets', (dialect) => {
   });
 
   it('deletes an asset (204) with its bytes; then it is 404 everywhere', async () => {
-    const { fx, task, url } = await taskWithBoard();
+    const { fx, task, url } = await freshTask('assets');
     const asset = (await upload(t, fx.key, url, [filePart('a.bin', randomBytes(300 * 1024))])).json().data;
     events.take();
     const chunksBefore = await countRows('asset_chunks');

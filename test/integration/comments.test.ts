@@ -1,31 +1,13 @@
 import { expect, it } from 'vitest';
 import type { Actor } from '../../src/domain/actor.js';
-import { describeEachDialect, useTestApp } from '../support/dialects.js';
-import {
-  type BoardFixture,
-  createBoard,
-  createTask,
-  expectError,
-  ManualClock,
-  RecordingEvents,
-  type TaskData,
-} from './task-fixtures.js';
+import { describeEachDialect } from '../support/dialects.js';
+import { createBoard, createTask, expectError, useTaskApp } from './task-fixtures.js';
 
 describeEachDialect('comments', (dialect) => {
-  const events = new RecordingEvents();
-  const clock = new ManualClock();
-
-  const t = useTestApp(dialect, { events, clock });
-
-  async function taskWithBoard(): Promise<{ fx: BoardFixture; task: TaskData; url: string }> {
-    const fx = await createBoard(t, ['Todo']);
-    const task = await createTask(t, fx, { laneId: fx.laneIds[0] as string });
-    events.take();
-    return { fx, task, url: `${fx.url}/tasks/${task.id}/comments` };
-  }
+  const { t, events, clock, freshTask } = useTaskApp(dialect);
 
   it('adds comments with attribution and lists the thread oldest first', async () => {
-    const { fx, task, url } = await taskWithBoard();
+    const { fx, task, url } = await freshTask('comments');
     const first = await t.request(fx.key, 'POST', url, { body: ' Looks good ', authorName: ' Ada ' });
     expect(first.statusCode).toBe(201);
     const created = first.json().data;
@@ -87,7 +69,7 @@ describeEachDialect('comments', (dialect) => {
   });
 
   it('attributes web UI comments to `user` and records no webhook event for them', async () => {
-    const { fx, task, url } = await taskWithBoard();
+    const { fx, task, url } = await freshTask('comments');
     const person: Actor = { kind: 'user', origin: 'ui', userId: 'usr_1', name: 'Person', role: 'member' };
     const comment = await t.services.comments.createComment(person, fx.boardId, task.id, {
       body: 'From the board',
@@ -100,7 +82,7 @@ describeEachDialect('comments', (dialect) => {
   });
 
   it('rejects invalid bodies naming the field', async () => {
-    const { fx, url } = await taskWithBoard();
+    const { fx, url } = await freshTask('comments');
     const cases: Array<[unknown, string]> = [
       [{ authorName: 'A' }, 'body'],
       [{ body: '  ', authorName: 'A' }, 'body'],
@@ -123,7 +105,7 @@ describeEachDialect('comments', (dialect) => {
   });
 
   it('deletes a comment; 404 for missing comments, comments of other tasks and missing tasks', async () => {
-    const { fx, task, url } = await taskWithBoard();
+    const { fx, task, url } = await freshTask('comments');
     const created = (await t.request(fx.key, 'POST', url, { body: 'Bye', authorName: 'A' })).json().data;
     const otherTask = await createTask(t, fx, { laneId: fx.laneIds[0] as string });
     const otherUrl = `${fx.url}/tasks/${otherTask.id}/comments`;
@@ -160,7 +142,7 @@ describeEachDialect('comments', (dialect) => {
   });
 
   it('needs read to list and edit to add or delete', async () => {
-    const { fx, url } = await taskWithBoard();
+    const { fx, url } = await freshTask('comments');
     const created = (await t.request(fx.key, 'POST', url, { body: 'Hi', authorName: 'A' })).json().data;
     events.take();
     const { key: readKey } = await t.createKey({ [fx.boardId]: 'read' });
@@ -177,7 +159,7 @@ describeEachDialect('comments', (dialect) => {
   });
 
   it('deleting the task deletes its comments', async () => {
-    const { fx, task, url } = await taskWithBoard();
+    const { fx, task, url } = await freshTask('comments');
     await t.request(fx.key, 'POST', url, { body: 'Hi', authorName: 'A' });
     expect((await t.request(fx.key, 'DELETE', `${fx.url}/tasks/${task.id}`)).statusCode).toBe(204);
     const left = await t.db.database.kysely

@@ -3,7 +3,7 @@ import type { Dialect } from '../../src/db/schema.js';
 import { API } from '../support/api.js';
 import { ManualClock } from '../support/clock.js';
 import { useTestApp } from '../support/dialects.js';
-import type { TestApp } from '../support/test-app.js';
+import type { TestApp, TestAppOptions } from '../support/test-app.js';
 import { RecordingEvents } from './recording-events.js';
 
 export { API, expectError } from '../support/api.js';
@@ -82,17 +82,24 @@ export async function laneTitles(t: TestApp, fx: BoardFixture, laneId: string): 
 }
 
 /**
- * The set-up of the task suites: the test app with its events recorded and a manual clock, and
- * `freshBoard`, a new board whose own events are taken, so a test sees only the events it causes.
+ * The set-up of the task suites: the test app with its events recorded and a manual clock (and any other
+ * `options`); `freshBoard`, a new board whose own events are taken, so a test sees only the events it
+ * causes; and `freshTask`, a task alone on a new one-lane board, with the URL of its `resource`.
  */
-export function useTaskApp(dialect: Dialect) {
+export function useTaskApp(dialect: Dialect, options: Omit<TestAppOptions, 'events' | 'clock'> = {}) {
   const events = new RecordingEvents();
   const clock = new ManualClock();
-  const t = useTestApp(dialect, { events, clock });
+  const t = useTestApp(dialect, { ...options, events, clock });
   async function freshBoard(laneNames?: string[]): Promise<BoardFixture> {
     const fx = await createBoard(t, laneNames);
     events.take();
     return fx;
   }
-  return { t, events, clock, freshBoard };
+  async function freshTask(resource: string): Promise<{ fx: BoardFixture; task: TaskData; url: string }> {
+    const fx = await createBoard(t, ['Todo']);
+    const task = await createTask(t, fx, { laneId: fx.laneIds[0] as string });
+    events.take();
+    return { fx, task, url: `${fx.url}/tasks/${task.id}/${resource}` };
+  }
+  return { t, events, clock, freshBoard, freshTask };
 }

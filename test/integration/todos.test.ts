@@ -1,14 +1,6 @@
 import { expect, it } from 'vitest';
-import { describeEachDialect, useTestApp } from '../support/dialects.js';
-import {
-  type BoardFixture,
-  createBoard,
-  createTask,
-  expectError,
-  ManualClock,
-  RecordingEvents,
-  type TaskData,
-} from './task-fixtures.js';
+import { describeEachDialect } from '../support/dialects.js';
+import { type BoardFixture, createTask, expectError, useTaskApp } from './task-fixtures.js';
 
 interface TodoData {
   id: string;
@@ -22,17 +14,7 @@ interface TodoData {
 }
 
 describeEachDialect('todos', (dialect) => {
-  const events = new RecordingEvents();
-  const clock = new ManualClock();
-
-  const t = useTestApp(dialect, { events, clock });
-
-  async function taskWithBoard(): Promise<{ fx: BoardFixture; task: TaskData; url: string }> {
-    const fx = await createBoard(t, ['Todo']);
-    const task = await createTask(t, fx, { laneId: fx.laneIds[0] as string });
-    events.take();
-    return { fx, task, url: `${fx.url}/tasks/${task.id}/todos` };
-  }
+  const { t, events, clock, freshTask } = useTaskApp(dialect);
 
   async function addTodos(
     fx: BoardFixture,
@@ -51,7 +33,7 @@ describeEachDialect('todos', (dialect) => {
   const texts = (todos: TodoData[]) => todos.map((todo) => todo.text);
 
   it('creates todos with the next order, lists them by iteration then order, and records todo.created', async () => {
-    const { fx, task, url } = await taskWithBoard();
+    const { fx, task, url } = await freshTask('todos');
     const res = await t.request(fx.key, 'POST', url, { text: ' Plan ', iteration: 1, source: 'agent' });
     expect(res.statusCode).toBe(201);
     const plan = res.json().data as TodoData;
@@ -88,7 +70,7 @@ describeEachDialect('todos', (dialect) => {
   });
 
   it('updates text, done and iteration; only real changes move updatedAt and fire todo.updated', async () => {
-    const { fx, task, url } = await taskWithBoard();
+    const { fx, task, url } = await freshTask('todos');
     const [todo] = (await addTodos(fx, url, [['Write', 0]])) as [TodoData];
     events.take();
     const later = clock.advance();
@@ -120,7 +102,7 @@ describeEachDialect('todos', (dialect) => {
   });
 
   it('rejects invalid bodies naming the field', async () => {
-    const { fx, url } = await taskWithBoard();
+    const { fx, url } = await freshTask('todos');
     const [todo] = (await addTodos(fx, url, [['Write', 0]])) as [TodoData];
     events.take();
     const createCases: Array<[unknown, string]> = [
@@ -158,7 +140,7 @@ describeEachDialect('todos', (dialect) => {
   });
 
   it('reorders with a permutation of all todo ids, firing todo.updated for each todo whose order changed', async () => {
-    const { fx, task, url } = await taskWithBoard();
+    const { fx, task, url } = await freshTask('todos');
     const [a, b, c, d] = (await addTodos(fx, url, [
       ['a', 0],
       ['b', 0],
@@ -213,7 +195,7 @@ describeEachDialect('todos', (dialect) => {
   });
 
   it('deletes todos; 404 for missing todos, todos of other tasks and missing tasks', async () => {
-    const { fx, task, url } = await taskWithBoard();
+    const { fx, task, url } = await freshTask('todos');
     const [a, b] = (await addTodos(fx, url, [
       ['a', 0],
       ['b', 0],
@@ -259,7 +241,7 @@ describeEachDialect('todos', (dialect) => {
   });
 
   it('needs read for GETs and edit for everything else', async () => {
-    const { fx, url } = await taskWithBoard();
+    const { fx, url } = await freshTask('todos');
     const [todo] = (await addTodos(fx, url, [['a', 0]])) as [TodoData];
     events.take();
     const { key: readKey } = await t.createKey({ [fx.boardId]: 'read' });
@@ -286,7 +268,7 @@ describeEachDialect('todos', (dialect) => {
   // PostgreSQL only: on SQLite the app's one connection runs transactions one after another, so this
   // could not catch a locking bug (locking between SQLite processes: sqlite-transactions.test.ts).
   it.skipIf(dialect === 'sqlite')('gives concurrently created todos distinct orders', async () => {
-    const { fx, url } = await taskWithBoard();
+    const { fx, url } = await freshTask('todos');
     const responses = await Promise.all(
       Array.from({ length: 12 }, (_, i) => t.request(fx.key, 'POST', url, { text: `t${i}`, iteration: 0 })),
     );
