@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { DomainError, invalid } from '../../domain/errors.js';
+import { invalid } from '../../domain/errors.js';
 import { loggableError } from '../../lib/loggable-error.js';
 import type { BoardEventsService, LiveEvent } from '../../live/board-events.js';
 import { BoardParams } from '../../schemas/common.js';
 import { actorOf } from '../plugins/authentication.js';
-import { startEventStream } from './sse.js';
+import { OpenStreams, startEventStream, startHeartbeat } from './sse.js';
 
 export interface BoardEventsRouteOptions {
   boardEvents: BoardEventsService;
@@ -27,15 +27,8 @@ export interface BoardEventsRouteOptions {
  * heartbeat), on the board's deletion, and when the server shuts down.
  */
 export const boardEventsRoute: FastifyPluginAsyncTypebox<BoardEventsRouteOptions> = async (app, options) => {
-  const maxStreams = options.maxStreamsPerSession ?? 10;
   const heartbeatMs = options.heartbeatMs ?? 15_000;
-  const perSession = new Map<string, number>();
-  const open = new Set<() => void>();
-
-  // Open streams would hold the server's close forever: end them first.
-  app.addHook('preClose', async () => {
-    for (const end of [...open]) end();
-  });
+  const streams = new OpenStreams(app, options.maxStreamsPerSession ?? 10);
 
   app.get(
     '/boards/:boardId/events',
@@ -52,14 +45,7 @@ export const boardEventsRoute: FastifyPluginAsyncTypebox<BoardEventsRouteOptions
       const actor = actorOf(request);
       const sessionId = options.sessionOf(request);
       const after = resumePosition(request.headers['last-event-id'], request.query.after);
-      const key = sessionId ?? '';
-      if ((perSession.get(key) ?? 0) >= maxStreams) {
-        throw new DomainError(
-          'rate_limited',
-          `Too many live board streams are open for this session (at most ${maxStreams}); close a tab.`,
-        );
-      }
-      perSession.set(key, (perSession.get(key) ?? 0) + 1);
+      const release = streams.admit(sessionId ?? '', 'live board streams');
 
       const raw = reply.raw;
       let writing = false;
@@ -67,15 +53,14 @@ export const boardEventsRoute: FastifyPluginAsyncTypebox<BoardEventsRouteOptions
       let ended = false;
       let heartbeat: NodeJS.Timeout | null = null;
       let stream: { close(): void } | null = null;
+      let untrack = () => {};
       const end = () => {
         if (ended) return;
         ended = true;
         stream?.close();
         if (heartbeat) clearInterval(heartbeat);
-        open.delete(end);
-        const left = (perSession.get(key) ?? 1) - 1;
-        if (left > 0) perSession.set(key, left);
-        else perSession.delete(key);
+        untrack();
+        release();
         if (writing && !raw.writableEnded) raw.end();
       };
       const write = (event: LiveEvent) => {
@@ -106,25 +91,14 @@ export const boardEventsRoute: FastifyPluginAsyncTypebox<BoardEventsRouteOptions
 
       startEventStream(reply);
       writing = true;
-      open.add(end);
+      untrack = streams.track(end);
       raw.on('close', end);
       for (const event of early.splice(0)) write(event);
-
-      heartbeat = setInterval(() => {
-        if (ended) return;
-        raw.write(': heartbeat\n\n');
-        if (sessionId === null) return;
-        options.sessionActive(sessionId).then(
-          (active) => {
-            if (active) return;
-            // Signed out or expired: tell the page, and end (the browser's reconnection gets a 401).
-            if (!ended) raw.write('event: signed-out\ndata: {}\n\n');
-            end();
-          },
-          () => end(),
-        );
-      }, heartbeatMs);
-      heartbeat.unref();
+      heartbeat = startHeartbeat(raw, heartbeatMs, {
+        ended: () => ended,
+        end,
+        ...(sessionId === null ? {} : { signedIn: () => options.sessionActive(sessionId) }),
+      });
     },
   );
 };

@@ -7,7 +7,7 @@ import { loggableError } from '../../lib/loggable-error.js';
 import type { ActivityStreamService, CurrentActor, StreamEvent } from '../../live/activity-stream.js';
 import { DEFAULT_STREAM_PAGE, EventPage, EventStreamQuery } from '../../schemas/activity-stream.js';
 import { ERROR } from '../../schemas/errors.js';
-import { startEventStream } from '../live/sse.js';
+import { OpenStreams, startEventStream, startHeartbeat } from '../live/sse.js';
 import { actorOf } from '../plugins/authentication.js';
 
 export interface EventRoutesOptions {
@@ -26,11 +26,8 @@ const BEARER = /^bearer\s+(\S+)\s*$/i;
  */
 export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async (app, options) => {
   const heartbeatMs = options.heartbeatMs ?? 15_000;
-  const open = new Set<() => void>();
-  // Open streams would hold the server's close forever, and long polls for up to 30 s: end them first.
-  app.addHook('preClose', async () => {
-    for (const end of [...open]) end();
-  });
+  // Long polls, which wait up to 30 s, are ended at the server's close as the streams are.
+  const streams = new OpenStreams(app);
 
   app.get(
     '/events',
@@ -85,7 +82,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async 
       if (wantsJson(request)) {
         const waiting = new AbortController();
         const stop = () => waiting.abort();
-        open.add(stop);
+        const untrack = streams.track(stop);
         // The connection closed before the answer (the client gave up): stop waiting for it.
         reply.raw.once('close', stop);
         try {
@@ -100,7 +97,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async 
             currentActor,
           );
         } finally {
-          open.delete(stop);
+          untrack();
           reply.raw.off('close', stop);
         }
       }
@@ -112,12 +109,13 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async 
       const early: StreamEvent[] = [];
       let heartbeat: NodeJS.Timeout | null = null;
       let stream: { close(): void } | null = null;
+      let untrack = () => {};
       const end = () => {
         if (ended) return;
         ended = true;
         stream?.close();
         if (heartbeat) clearInterval(heartbeat);
-        open.delete(end);
+        untrack();
         if (writing && !raw.writableEnded) raw.end();
       };
       const write = (event: StreamEvent) => {
@@ -145,13 +143,10 @@ export const eventRoutes: FastifyPluginAsyncTypebox<EventRoutesOptions> = async 
 
       startEventStream(reply);
       writing = true;
-      open.add(end);
+      untrack = streams.track(end);
       raw.on('close', end);
       for (const event of early.splice(0)) write(event);
-      heartbeat = setInterval(() => {
-        if (!ended) raw.write(': heartbeat\n\n');
-      }, heartbeatMs);
-      heartbeat.unref();
+      heartbeat = startHeartbeat(raw, heartbeatMs, { ended: () => ended, end });
     },
   );
 };

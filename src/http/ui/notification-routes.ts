@@ -1,12 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { DomainError } from '../../domain/errors.js';
 import type { NotificationService } from '../../domain/notifications/notification-service.js';
 import type { SessionService } from '../../domain/people/session-service.js';
 import type { InboxFeed } from '../../live/notification-feed.js';
 import { BoardParams, Data, NoContent } from '../../schemas/common.js';
 import { MarkedRead, MutedBoard, NotificationPage, UnreadCount } from '../../schemas/notifications.js';
-import { startEventStream } from '../live/sse.js';
+import { OpenStreams, startEventStream, startHeartbeat } from '../live/sse.js';
 import { actorOfUi } from './account-routes.js';
 import { personOf } from './ui-session.js';
 
@@ -110,26 +109,18 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<NotificationRoutesOpt
  * sign-out or expiry (checked with each heartbeat) and when the server shuts down.
  */
 const inboxEventsRoute: FastifyPluginAsyncTypebox<NotificationRoutesOptions> = async (app, options) => {
-  const maxStreams = options.maxStreamsPerSession ?? 10;
   const heartbeatMs = options.heartbeatMs ?? 15_000;
-  const perSession = new Map<string, number>();
-  const open = new Set<() => void>();
-  app.addHook('preClose', async () => {
-    for (const end of [...open]) end();
-  });
+  const streams = new OpenStreams(app, options.maxStreamsPerSession ?? 10);
 
   app.get('/notifications/events', async (request, reply) => {
     const actor = actorOfUi(request);
     const personId = personOf(request).id;
     const sessionId = request.uiSessionId ?? '';
-    if ((perSession.get(sessionId) ?? 0) >= maxStreams) {
-      throw new DomainError(
-        'rate_limited',
-        `Too many live streams are open for this session (at most ${maxStreams}); close a tab.`,
-      );
-    }
-    const unread = await options.notifications.unreadCount(actor);
-    perSession.set(sessionId, (perSession.get(sessionId) ?? 0) + 1);
+    const release = streams.admit(sessionId, 'live streams');
+    const unread = await options.notifications.unreadCount(actor).catch((error: unknown) => {
+      release();
+      throw error;
+    });
 
     const raw = reply.raw;
     let ended = false;
@@ -159,33 +150,23 @@ const inboxEventsRoute: FastifyPluginAsyncTypebox<NotificationRoutesOptions> = a
       );
     };
     const unsubscribe = options.inboxFeed.subscribe(personId, reread);
-    const heartbeat = setInterval(() => {
-      if (ended) return;
-      raw.write(': heartbeat\n\n');
-      options.sessions.isSignedIn(sessionId).then(
-        (active) => {
-          if (active) return;
-          if (!ended) raw.write('event: signed-out\ndata: {}\n\n');
-          end();
-        },
-        () => end(),
-      );
-    }, heartbeatMs);
-    heartbeat.unref();
     const end = () => {
       if (ended) return;
       ended = true;
       unsubscribe();
       clearInterval(heartbeat);
-      open.delete(end);
-      const left = (perSession.get(sessionId) ?? 1) - 1;
-      if (left > 0) perSession.set(sessionId, left);
-      else perSession.delete(sessionId);
+      untrack();
+      release();
       if (!raw.writableEnded) raw.end();
     };
+    const heartbeat = startHeartbeat(raw, heartbeatMs, {
+      ended: () => ended,
+      end,
+      signedIn: () => options.sessions.isSignedIn(sessionId),
+    });
 
     startEventStream(reply);
-    open.add(end);
+    const untrack = streams.track(end);
     raw.on('close', end);
     send(unread);
   });
