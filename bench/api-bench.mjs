@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import pg from 'pg';
+import { BENCH_SECRET_KEY, throwawaySchema } from './support/postgres-schema.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -40,25 +40,13 @@ if (floor !== null && (floor !== 'fastify' || databaseUrl || instances !== 1)) {
   process.exit(2);
 }
 
-async function freshSchemaUrl() {
-  if (!databaseUrl) return null;
-  const schema = `bench_${process.pid}`;
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  await client.query(`drop schema if exists ${schema} cascade; create schema ${schema}`);
-  await client.end();
-  const url = new URL(databaseUrl);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  return { url: url.toString(), schema };
-}
-
 function env(extra) {
   return {
     ...process.env,
     LANEBOARD_DATA_DIR: dataDir,
     LANEBOARD_RATE_LIMIT_MAX: '1000000000',
     LOG_LEVEL: 'warn',
-    LANEBOARD_SECRET_KEY: 'bench-master-key-0123456789abcdef0123456789',
+    LANEBOARD_SECRET_KEY: BENCH_SECRET_KEY,
     ...extra,
   };
 }
@@ -157,7 +145,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 try {
   if (!fs.existsSync(path.join(root, 'dist/main.js')))
     execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
-  const pgTarget = await freshSchemaUrl();
+  const pgTarget = databaseUrl ? await throwawaySchema(databaseUrl, `bench_${process.pid}`) : null;
   const dbEnv = pgTarget ? { DATABASE_URL: pgTarget.url } : {};
   // The database is migrated and the key made by the CLI, on the database Laneboard uses.
   execFileSync(process.execPath, ['bin/laneboard.js', 'migrate'], { cwd: root, env: env(dbEnv) });
@@ -168,7 +156,7 @@ try {
       { cwd: root, env: env(dbEnv) },
     ).toString(),
   );
-  fs.writeFileSync(path.join(dataDir, 'secret.key'), 'bench-master-key-0123456789abcdef0123456789');
+  fs.writeFileSync(path.join(dataDir, 'secret.key'), BENCH_SECRET_KEY);
   const lanePorts = Array.from({ length: instances }, (_, i) => portBase + i);
   const laneProcs = [];
   for (const port of lanePorts) laneProcs.push(await start('dist/main.js', port, dbEnv, serverArgs));
@@ -314,10 +302,7 @@ try {
   if (pgTarget) {
     // The servers' dispatchers keep querying the schema: dropping it under them can deadlock.
     await stopAll();
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    await client.query(`drop schema if exists ${pgTarget.schema} cascade`);
-    await client.end();
+    await pgTarget.drop();
   }
 } finally {
   await stopAll();

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import pg from 'pg';
+import { BENCH_SECRET_KEY, throwawaySchema } from './support/postgres-schema.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -20,7 +20,6 @@ const size = Number(process.env.BENCH_SIZE ?? 1024 * 1024);
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? null;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-asset-bench-'));
 const port = Number(process.env.BENCH_PORT ?? 21000 + (process.pid % 2000));
-const SECRET = 'bench-master-key-0123456789abcdef0123456789';
 let server = null;
 let schema = null;
 
@@ -28,22 +27,10 @@ const env = (extra = {}) => ({
   ...process.env,
   LANEBOARD_DATA_DIR: dataDir,
   LANEBOARD_RATE_LIMIT_MAX: '1000000000',
-  LANEBOARD_SECRET_KEY: SECRET,
+  LANEBOARD_SECRET_KEY: BENCH_SECRET_KEY,
   LOG_LEVEL: 'warn',
   ...extra,
 });
-
-async function freshSchemaUrl() {
-  if (!databaseUrl) return null;
-  schema = `asset_bench_${process.pid}`;
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  await client.query(`drop schema if exists ${schema} cascade; create schema ${schema}`);
-  await client.end();
-  const url = new URL(databaseUrl);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  return url.toString();
-}
 
 function memoryMb(pid) {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n');
@@ -76,8 +63,8 @@ function run(options) {
 try {
   if (!fs.existsSync(path.join(root, 'dist/main.js')))
     execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
-  const pgUrl = await freshSchemaUrl();
-  const dbEnv = pgUrl ? { DATABASE_URL: pgUrl } : {};
+  if (databaseUrl) schema = await throwawaySchema(databaseUrl, `bench_asset_${process.pid}`);
+  const dbEnv = schema ? { DATABASE_URL: schema.url } : {};
   execFileSync(process.execPath, ['bin/laneboard.js', 'migrate'], { cwd: root, env: env(dbEnv) });
   const { key } = JSON.parse(
     execFileSync(
@@ -152,10 +139,5 @@ try {
   server?.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 500));
   fs.rmSync(dataDir, { recursive: true, force: true });
-  if (schema) {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    await client.query(`drop schema if exists ${schema} cascade`);
-    await client.end();
-  }
+  await schema?.drop();
 }

@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
-import { SECRET, seed, TOKEN } from './metrics-overhead-inject.mjs';
+import { seed, TOKEN } from './metrics-overhead-inject.mjs';
+import { BENCH_SECRET_KEY, throwawaySchema } from './support/postgres-schema.mjs';
 
 function cpuTicks(child) {
   // utime + stime, fields 14 and 15 of /proc/<pid>/stat (after the parenthesised command name).
@@ -51,21 +51,15 @@ export async function httpSides({ root, databaseUrl, seconds, connections, scrap
     dataDirs.push(dataDir);
     let url = null;
     if (databaseUrl) {
-      const schema = `bench_metrics_${side}_${process.pid}`;
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      await client.query(`drop schema if exists ${schema} cascade; create schema ${schema}`);
-      await client.end();
+      const schema = await throwawaySchema(databaseUrl, `bench_metrics_${side}_${process.pid}`);
       schemas.push(schema);
-      const u = new URL(databaseUrl);
-      u.searchParams.set('options', `-c search_path=${schema}`);
-      url = u.toString();
+      url = schema.url;
     }
     const env = {
       ...process.env,
       LANEBOARD_DATA_DIR: dataDir,
       LANEBOARD_RATE_LIMIT_MAX: '1000000000',
-      LANEBOARD_SECRET_KEY: SECRET,
+      LANEBOARD_SECRET_KEY: BENCH_SECRET_KEY,
       LOG_LEVEL: 'warn',
       PORT: String(port),
       ...(url ? { DATABASE_URL: url } : {}),
@@ -143,12 +137,7 @@ export async function httpSides({ root, databaseUrl, seconds, connections, scrap
         }),
       );
       for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
-      if (schemas.length > 0) {
-        const client = new pg.Client({ connectionString: databaseUrl });
-        await client.connect();
-        for (const schema of schemas) await client.query(`drop schema if exists ${schema} cascade`);
-        await client.end();
-      }
+      for (const schema of schemas) await schema.drop();
     },
   };
 }

@@ -13,9 +13,9 @@ import { buildApp } from '../dist/app.js';
 import { loadConfig } from '../dist/config.js';
 import { CLI_OPERATOR } from '../dist/domain/actor.js';
 import { createRuntime } from '../dist/runtime.js';
+import { BENCH_SECRET_KEY, throwawaySchema } from './support/postgres-schema.mjs';
 
 export const TOKEN = 'bench-metrics-token-0123456789';
-export const SECRET = 'bench-master-key-0123456789abcdef0123456789';
 
 /** The API benchmark's scenarios, on a board of 100 tasks in 4 lanes and a board for creates. */
 export function scenariosOf({ board, task, writeBoard, writeLane }) {
@@ -47,23 +47,13 @@ export async function seed(api) {
 
 export async function injectSides({ databaseUrl, requests }) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-metrics-inject-'));
-  let schemaUrl = null;
-  let schema = null;
-  if (databaseUrl) {
-    const pg = (await import('pg')).default;
-    schema = `bench_metrics_inject_${process.pid}`;
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    await client.query(`drop schema if exists ${schema} cascade; create schema ${schema}`);
-    await client.end();
-    const url = new URL(databaseUrl);
-    url.searchParams.set('options', `-c search_path=${schema}`);
-    schemaUrl = url.toString();
-  }
+  const schema = databaseUrl
+    ? await throwawaySchema(databaseUrl, `bench_metrics_inject_${process.pid}`)
+    : null;
   const config = {
     ...loadConfig({ LANEBOARD_DATA_DIR: dataDir, LANEBOARD_METRICS_TOKEN: TOKEN }),
-    databaseUrl: schemaUrl,
-    secretKey: SECRET,
+    databaseUrl: schema?.url ?? null,
+    secretKey: BENCH_SECRET_KEY,
   };
   const runtime = await createRuntime(config, { migrations: 'apply', log: pino({ level: 'silent' }) });
   const rateLimit = { max: 1e9, windowMs: 60_000 };
@@ -138,13 +128,7 @@ export async function injectSides({ databaseUrl, requests }) {
       await apps.on.close();
       await runtime.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
-      if (schema) {
-        const pg = (await import('pg')).default;
-        const client = new pg.Client({ connectionString: databaseUrl });
-        await client.connect();
-        await client.query(`drop schema if exists ${schema} cascade`);
-        await client.end();
-      }
+      await schema?.drop();
     },
   };
 }

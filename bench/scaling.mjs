@@ -10,13 +10,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { openDatabase } from '../dist/db/database.js';
 import { migrateToLatest } from '../dist/db/migrate.js';
 import { recordAttempts } from '../dist/db/repositories/delivery-attempt-results.js';
 import { claimDueDeliveries } from '../dist/db/repositories/delivery-leases.js';
 import { findTask, listTasks } from '../dist/db/repositories/tasks.js';
 import { listTurnsPage } from '../dist/db/repositories/turns.js';
+import { throwawaySchema } from './support/postgres-schema.mjs';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? null;
 const maxTurns = Number(process.env.BENCH_MAX_TURNS ?? 1_000_000);
@@ -24,20 +24,9 @@ const repeat = Number(process.env.BENCH_REPEAT ?? 300);
 const NOW = '2026-11-23T10:00:00.000Z';
 const T0 = Date.parse(NOW);
 
-let schema = null;
-let url = null;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-scaling-'));
-if (databaseUrl) {
-  schema = `scaling_${process.pid}`;
-  const admin = new pg.Client({ connectionString: databaseUrl });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
-  const u = new URL(databaseUrl);
-  u.searchParams.set('options', `-c search_path=${schema}`);
-  url = u.toString();
-}
-const database = openDatabase({ databaseUrl: url, dataDir: dir, poolSize: 2 });
+const schema = databaseUrl ? await throwawaySchema(databaseUrl, `bench_scaling_${process.pid}`) : null;
+const database = openDatabase({ databaseUrl: schema?.url ?? null, dataDir: dir, poolSize: 2 });
 const db = database.kysely;
 const dialect = database.dialect;
 await migrateToLatest(database);
@@ -255,10 +244,5 @@ fs.writeFileSync(
 );
 console.log(JSON.stringify(results));
 await database.close();
-if (schema) {
-  const admin = new pg.Client({ connectionString: databaseUrl });
-  await admin.connect();
-  await admin.query(`drop schema ${schema} cascade`);
-  await admin.end();
-}
+await schema?.drop();
 fs.rmSync(dir, { recursive: true, force: true });

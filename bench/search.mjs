@@ -25,6 +25,7 @@ import { buildApp } from '../dist/app.js';
 import { loadConfig } from '../dist/config.js';
 import { CLI_OPERATOR } from '../dist/domain/actor.js';
 import { createRuntime } from '../dist/runtime.js';
+import { BENCH_SECRET_KEY, onPostgres, schemaUrl } from './support/postgres-schema.mjs';
 
 const scale = Number(process.env.BENCH_SCALE ?? 1);
 const queries = Number(process.env.BENCH_QUERIES ?? 200);
@@ -90,14 +91,8 @@ let schema = null;
 let url = null;
 if (databaseUrl) {
   schema = reuse ?? `bench_search_${process.pid}`;
-  if (reuse === null) {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    await client.query(`create schema ${schema}`);
-    await client.end();
-  }
-  const u = new URL(databaseUrl);
-  u.searchParams.set('options', `-c search_path=${schema}`);
+  if (reuse === null) await onPostgres(databaseUrl, `create schema ${schema}`);
+  const u = new URL(schemaUrl(databaseUrl, schema));
   // The server's CPU per query is read from its backends' /proc/<pid>/schedstat (same machine only).
   u.searchParams.set('application_name', 'laneboard-search-bench');
   url = u.toString();
@@ -105,7 +100,7 @@ if (databaseUrl) {
 const config = {
   ...loadConfig({ LANEBOARD_DATA_DIR: dataDir }),
   databaseUrl: url,
-  secretKey: 'bench-master-key-0123456789abcdef0123456789',
+  secretKey: BENCH_SECRET_KEY,
 };
 const log = pino({ level: 'silent' });
 
@@ -413,12 +408,7 @@ console.log(
 await app.close();
 await runtime.close();
 await closeSide();
-if (schema && !keep) {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  await client.query(`drop schema ${schema} cascade`);
-  await client.end();
-}
+if (schema && !keep) await onPostgres(databaseUrl, `drop schema ${schema} cascade`);
 if (keep) console.log(`kept ${schema ?? dataDir}`);
 // On PostgreSQL the data dir holds nothing seeded.
 if (!keep || schema) fs.rmSync(dataDir, { recursive: true, force: true });

@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { BENCH_SECRET_KEY, throwawaySchema } from './support/postgres-schema.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (file) => import(path.join(root, 'dist', file));
@@ -52,7 +52,6 @@ const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 1);
 // On SQLite the server runs its dispatcher on its own thread (dispatcher-thread.ts); BENCH_THREAD=0 runs
 // it on this process's event loop instead, as PostgreSQL servers do.
 const THREAD = !DATABASE_URL && process.env.BENCH_THREAD !== '0';
-const MASTER_KEY = 'bench-master-key-0123456789abcdef0123456789';
 if (INSTANCES > 1 && !DATABASE_URL) {
   process.stderr.write('BENCH_INSTANCES > 1 needs BENCH_DATABASE_URL: SQLite is served by one process.\n');
   process.exit(2);
@@ -75,31 +74,15 @@ function startSink() {
   return new Promise((resolve) => child.once('message', ({ port }) => resolve({ child, port, ask })));
 }
 
-/** A fresh PostgreSQL schema on BENCH_DATABASE_URL; `url` connects to it. */
-async function createSchema() {
-  const name = `whbench_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: DATABASE_URL });
-  await admin.connect();
-  await admin.query(`create schema ${name}`);
-  await admin.end();
-  const url = new URL(DATABASE_URL);
-  url.searchParams.set('options', `-c search_path=${name}`);
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: DATABASE_URL });
-      await client.connect();
-      await client.query(`drop schema if exists ${name} cascade`);
-      await client.end();
-    },
-  };
-}
-
 /** Another instance's dispatcher in its own process (bench/webhook-dispatcher-worker.mjs), stopped. */
 function startWorker(databaseUrl) {
-  const child = fork(path.join(root, 'bench/webhook-dispatcher-worker.mjs'), [databaseUrl, MASTER_KEY], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const child = fork(
+    path.join(root, 'bench/webhook-dispatcher-worker.mjs'),
+    [databaseUrl, BENCH_SECRET_KEY],
+    {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
   const ask = (message, answer) =>
     new Promise((resolve) => {
       const onMessage = (reply) => {
@@ -122,13 +105,15 @@ function startWorker(databaseUrl) {
  */
 async function setUp(sinkPort, webhooks) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-webhook-bench-'));
-  const schema = DATABASE_URL ? await createSchema() : null;
+  const schema = DATABASE_URL
+    ? await throwawaySchema(DATABASE_URL, `bench_webhook_${process.pid}_${Date.now()}`)
+    : null;
   const database = openDatabase({ databaseUrl: schema?.url ?? null, dataDir });
   await migrateToLatest(database);
   const workers = schema
     ? await Promise.all(Array.from({ length: INSTANCES - 1 }, () => startWorker(schema.url)))
     : [];
-  const secrets = new SecretBox(MASTER_KEY);
+  const secrets = new SecretBox(BENCH_SECRET_KEY);
   const holder = { dispatcher: null };
   const wake = () => holder.dispatcher?.wake();
   const services = await createServices(
@@ -165,7 +150,7 @@ async function setUp(sinkPort, webhooks) {
   };
   const dispatcher = THREAD
     ? new ThreadedDispatcher(
-        { dataDir, masterKey: MASTER_KEY, ...settings },
+        { dataDir, masterKey: BENCH_SECRET_KEY, ...settings },
         { warn: (d, m) => console.error(m, d), error: (d, m) => console.error(m, d) },
         async () => true,
       )

@@ -20,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
-import { BENCH_SECRET_KEY, onPostgres, schemaUrl } from './support/postgres-schema.mjs';
+import { BENCH_SECRET_KEY, throwawaySchema } from './support/postgres-schema.mjs';
 
 const here = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const root = path.resolve(process.env.BENCH_ROOT ?? here);
@@ -75,12 +75,7 @@ function cpuSeconds(pid) {
 /** The server's DATABASE_URL: on PostgreSQL a fresh schema (`drop` removes it), else none (SQLite). */
 async function roundDatabase(round) {
   if (!DATABASE_URL) return { url: null, drop: async () => {} };
-  const schema = `bench_latency_${process.pid}_${round}`;
-  await onPostgres(DATABASE_URL, `create schema ${schema}`);
-  return {
-    url: schemaUrl(DATABASE_URL, schema),
-    drop: () => onPostgres(DATABASE_URL, `drop schema ${schema} cascade`),
-  };
+  return throwawaySchema(DATABASE_URL, `bench_latency_${process.pid}_${round}`);
 }
 
 async function startServer(dataDir, databaseUrl) {

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../dist/config.js';
-import { BENCH_SECRET_KEY, onPostgres, schemaUrl } from './postgres-schema.mjs';
+import { BENCH_SECRET_KEY, throwawaySchema } from './postgres-schema.mjs';
 
 /** Rate limits high enough never to answer 429 to a bench. */
 export const NO_RATE_LIMIT = { max: 1_000_000_000, windowMs: 60_000 };
@@ -16,22 +16,19 @@ export const NO_RATE_LIMIT = { max: 1_000_000_000, windowMs: 60_000 };
 export async function benchDatabase(name) {
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? null;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `laneboard-${name}-bench-`));
-  const schema = databaseUrl ? `bench_${name.replace(/\W/g, '_')}_${process.pid}` : null;
-  let url = null;
-  if (schema) {
-    await onPostgres(databaseUrl, `create schema ${schema}`);
-    url = schemaUrl(databaseUrl, schema);
-  }
+  const schema = databaseUrl
+    ? await throwawaySchema(databaseUrl, `bench_${name.replace(/\W/g, '_')}_${process.pid}`)
+    : null;
   const config = {
     ...loadConfig({ LANEBOARD_DATA_DIR: dataDir }),
-    databaseUrl: url,
+    databaseUrl: schema?.url ?? null,
     secretKey: BENCH_SECRET_KEY,
   };
   return {
     databaseUrl,
     config,
     async drop() {
-      if (schema) await onPostgres(databaseUrl, `drop schema ${schema} cascade`);
+      await schema?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -22,3 +22,16 @@ export function schemaUrl(databaseUrl, schema) {
   url.searchParams.set('options', `-c search_path=${schema}`);
   return url.toString();
 }
+
+/**
+ * A throwaway schema named `schema` on `databaseUrl`, made afresh (one of that name left by an aborted
+ * run is dropped first): `url` connects to it (schemaUrl), `drop()` removes it and all in it.
+ */
+export async function throwawaySchema(databaseUrl, schema) {
+  await onPostgres(databaseUrl, `drop schema if exists ${schema} cascade; create schema ${schema}`);
+  return {
+    schema,
+    url: schemaUrl(databaseUrl, schema),
+    drop: () => onPostgres(databaseUrl, `drop schema if exists ${schema} cascade`),
+  };
+}
