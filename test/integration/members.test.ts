@@ -1,15 +1,11 @@
 import { expect, it } from 'vitest';
-import { describeEachDialect, useFixture } from '../support/dialects.js';
-import { buildUiTestApp, OPERATOR, type UiTestApp } from '../ui/ui-support.js';
+import { describeEachDialect } from '../support/dialects.js';
+import { OPERATOR, useUiTestApp } from '../ui/ui-support.js';
 
 const EXT = '/api/ext/v1';
 
 describeEachDialect('members and the calling key', (dialect) => {
-  const t: UiTestApp = useFixture(
-    `the ${dialect} UI test app`,
-    () => buildUiTestApp(dialect),
-    (app) => app.close(),
-  );
+  const t = useUiTestApp(dialect);
 
   const get = (key: string | null, url: string) =>
     t.app.inject({

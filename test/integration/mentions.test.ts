@@ -1,17 +1,13 @@
 import { expect, it } from 'vitest';
 import { EVENT_PAYLOADS } from '../../src/schemas/events.js';
 import { bodyAjv } from '../../src/schemas/validation.js';
-import { describeEachDialect, useFixture } from '../support/dialects.js';
-import { buildUiTestApp, OPERATOR, type UiTestApp } from '../ui/ui-support.js';
+import { describeEachDialect } from '../support/dialects.js';
+import { OPERATOR, useUiTestApp } from '../ui/ui-support.js';
 
 const EXT = '/api/ext/v1';
 
 describeEachDialect('mentions in comments', (dialect) => {
-  const t: UiTestApp = useFixture(
-    `the ${dialect} UI test app`,
-    () => buildUiTestApp(dialect),
-    (app) => app.close(),
-  );
+  const t = useUiTestApp(dialect);
 
   const ext = (key: string, url: string, body: unknown) =>
     t.app.inject({

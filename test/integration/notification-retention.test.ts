@@ -1,39 +1,22 @@
 import { expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
 import { NotificationRetention } from '../../src/domain/notifications/notification-retention.js';
-import { describeEachDialect, useFixture } from '../support/dialects.js';
-import { buildUiTestApp, OPERATOR, type UiTestApp } from '../ui/ui-support.js';
+import { describeEachDialect } from '../support/dialects.js';
+import { useUiTestApp } from '../ui/ui-support.js';
+import { notificationScene } from './notification-fixtures.js';
 
-const EXT = '/api/ext/v1';
 const DAY = 86_400_000;
 
 describeEachDialect('notification retention', (dialect) => {
-  const t: UiTestApp = useFixture(
-    `the ${dialect} UI test app`,
-    // The clock jumps months: sessions must outlive the jumps.
-    () => buildUiTestApp(dialect, { sessionTtlMs: 1000 * DAY }),
-    (app) => app.close(),
-  );
+  // The clock jumps months: sessions must outlive the jumps.
+  const t = useUiTestApp(dialect, { sessionTtlMs: 1000 * DAY });
 
   it('deletes read notifications after 90 days and unread ones after 180, batch by batch; counts stay right', async () => {
-    const ada = await t.person('member', 'Ada Retention');
-    const bob = await t.person('member', 'Bob Retention');
-    const key = await t.services.apiKeys.createKey(OPERATOR, { name: 'ci', allBoards: true, grants: [] });
-    const ext = async (method: 'POST' | 'PUT', url: string, body?: unknown) => {
-      const res = await t.app.inject({
-        method,
-        url: `${EXT}${url}`,
-        headers: { authorization: `Bearer ${key.key}` },
-        ...(body === undefined ? {} : { payload: body as object }),
-      });
-      expect(res.statusCode, res.body).toBeLessThan(300);
-      return res.json().data;
-    };
-    const board = await ext('POST', '/boards', { name: 'Retention' });
-    const todo = await ext('POST', `/boards/${board.id}/lanes`, { name: 'Todo' });
-    const done = await ext('POST', `/boards/${board.id}/lanes`, { name: 'Done' });
-    const task = await ext('POST', `/boards/${board.id}/tasks`, { title: 'Old news', laneId: todo.id });
-    const base = `/boards/${board.id}/tasks/${task.id}`;
+    const { ada, bob, ext, todo, done, base } = await notificationScene(t, {
+      names: ['Ada Retention', 'Bob Retention'],
+      boardName: 'Retention',
+      taskTitle: 'Old news',
+    });
 
     // Day 0: Ada is assigned, the task moves twice; Bob is mentioned. Ada reads the assignment.
     await ext('PUT', `${base}/assignees/${ada.id}`);

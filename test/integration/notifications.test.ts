@@ -1,8 +1,7 @@
 import { expect, it } from 'vitest';
-import { describeEachDialect, useFixture } from '../support/dialects.js';
-import { buildUiTestApp, OPERATOR, type UiTestApp } from '../ui/ui-support.js';
-
-const EXT = '/api/ext/v1';
+import { describeEachDialect } from '../support/dialects.js';
+import { type Browser, OPERATOR, useUiTestApp } from '../ui/ui-support.js';
+import { notificationScene } from './notification-fixtures.js';
 
 interface Listed {
   id: string;
@@ -14,39 +13,15 @@ interface Listed {
 }
 
 describeEachDialect('notifications', (dialect) => {
-  const t: UiTestApp = useFixture(
-    `the ${dialect} UI test app`,
-    () => buildUiTestApp(dialect),
-    (app) => app.close(),
-  );
+  const t = useUiTestApp(dialect);
 
-  async function setup() {
-    const ada = await t.person('member', `Ada ${Math.random().toString(36).slice(2, 7)}`);
-    const bob = await t.person('member', `Bob ${Math.random().toString(36).slice(2, 7)}`);
-    const key = await t.services.apiKeys.createKey(OPERATOR, { name: 'ci', allBoards: true, grants: [] });
-    const ext = async (method: 'POST' | 'PATCH' | 'PUT', url: string, body?: unknown) => {
-      const res = await t.app.inject({
-        method,
-        url: `${EXT}${url}`,
-        headers: { authorization: `Bearer ${key.key}` },
-        ...(body === undefined ? {} : { payload: body as object }),
-      });
-      expect(res.statusCode, res.body).toBeLessThan(300);
-      return res.json().data;
-    };
-    const board = await ext('POST', '/boards', { name: 'Inbox board' });
-    const todo = await ext('POST', `/boards/${board.id}/lanes`, { name: 'Todo' });
-    const done = await ext('POST', `/boards/${board.id}/lanes`, { name: 'Done' });
-    const task = await ext('POST', `/boards/${board.id}/tasks`, { title: 'Ship it', laneId: todo.id });
-    const inbox = async (
-      who: typeof ada,
-    ): Promise<{ data: Listed[]; unread: number; nextCursor: string | null }> => {
-      const res = await who.browser.request('GET', '/api/ui/notifications');
-      expect(res.statusCode, res.body).toBe(200);
-      return res.json();
-    };
-    return { ada, bob, ext, board, todo, done, task, inbox, base: `/boards/${board.id}/tasks/${task.id}` };
-  }
+  const setup = () => notificationScene(t, { boardName: 'Inbox board', taskTitle: 'Ship it' });
+  type Inbox = { data: Listed[]; unread: number; nextCursor: string | null };
+  const inbox = async (who: { browser: Browser }): Promise<Inbox> => {
+    const res = await who.browser.request('GET', '/api/ui/notifications');
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json();
+  };
 
   it('notifies of assignment, mentions, comments, moves and finished todos by someone else', async () => {
     const s = await setup();
@@ -61,7 +36,7 @@ describeEachDialect('notifications', (dialect) => {
     // A later edit of the finished list says nothing new while the first is unread.
     await s.ext('PATCH', `${s.base}/todos/${item.id}`, { text: 'one!' });
 
-    const ada = await s.inbox(s.ada);
+    const ada = await inbox(s.ada);
     expect(ada.data.map((n) => n.kind)).toEqual(['todos_done', 'moved', 'commented', 'assigned']);
     expect(ada.unread).toBe(4);
     expect(ada.data[0]).toMatchObject({
@@ -71,7 +46,7 @@ describeEachDialect('notifications', (dialect) => {
       read: false,
     });
     expect(ada.data[0]?.task.shortId).toMatch(/^[0-9a-z]{8}$/);
-    const bob = await s.inbox(s.bob);
+    const bob = await inbox(s.bob);
     expect(bob.data.map((n) => n.kind)).toEqual(['mentioned']);
   });
 
@@ -90,8 +65,8 @@ describeEachDialect('notifications', (dialect) => {
     await s.ext('PATCH', `/boards/${s.board.id}/tasks/${task.id}`, {
       description: `still @${ada} and @${bob}.`,
     });
-    expect((await s.inbox(s.ada)).data.map((n) => [n.kind, n.task.id])).toEqual([['mentioned', task.id]]);
-    expect((await s.inbox(s.bob)).data.map((n) => [n.kind, n.task.id])).toEqual([['mentioned', task.id]]);
+    expect((await inbox(s.ada)).data.map((n) => [n.kind, n.task.id])).toEqual([['mentioned', task.id]]);
+    expect((await inbox(s.bob)).data.map((n) => [n.kind, n.task.id])).toEqual([['mentioned', task.id]]);
   });
 
   it('nothing for your own actions, for the deactivated, or on a muted board except mentions', async () => {
@@ -103,7 +78,7 @@ describeEachDialect('notifications', (dialect) => {
     );
     const own = await s.ada.browser.request('POST', `/api/ui${s.base}/comments`, { body: `me, @${adaName}` });
     expect(own.statusCode, own.body).toBe(201);
-    expect((await s.inbox(s.ada)).data).toEqual([]);
+    expect((await inbox(s.ada)).data).toEqual([]);
 
     // Muted: the move is silent, a mention still comes through.
     expect((await s.ada.browser.request('PUT', `/api/ui/boards/${s.board.id}/mute`)).statusCode).toBe(204);
@@ -112,10 +87,10 @@ describeEachDialect('notifications', (dialect) => {
     ]);
     await s.ext('POST', `${s.base}/move`, { laneId: s.done.id });
     await s.ext('POST', `${s.base}/comments`, { body: `@${adaName} see`, authorName: 'CI' });
-    expect((await s.inbox(s.ada)).data.map((n) => n.kind)).toEqual(['mentioned']);
+    expect((await inbox(s.ada)).data.map((n) => n.kind)).toEqual(['mentioned']);
     expect((await s.ada.browser.request('DELETE', `/api/ui/boards/${s.board.id}/mute`)).statusCode).toBe(204);
     await s.ext('POST', `${s.base}/move`, { laneId: s.todo.id });
-    expect((await s.inbox(s.ada)).data.map((n) => n.kind)).toEqual(['moved', 'mentioned']);
+    expect((await inbox(s.ada)).data.map((n) => n.kind)).toEqual(['moved', 'mentioned']);
 
     // Bob, deactivated, is assigned before and hears nothing after.
     await s.ext('PUT', `${s.base}/assignees/${s.bob.id}`);
@@ -133,7 +108,7 @@ describeEachDialect('notifications', (dialect) => {
     const count = async () =>
       (await s.ada.browser.request('GET', '/api/ui/notifications/unread-count')).json().data.unread;
     expect(await count()).toBe(3);
-    const [newest, , oldest] = (await s.inbox(s.ada)).data;
+    const [newest, , oldest] = (await inbox(s.ada)).data;
     if (!newest || !oldest) throw new Error('three notifications expected');
 
     // Bob cannot read Ada's: 404, and nothing changes.
@@ -150,7 +125,7 @@ describeEachDialect('notifications', (dialect) => {
       204,
     );
     expect(await count()).toBe(2);
-    expect((await s.inbox(s.ada)).data.map((n) => n.read)).toEqual([true, false, false]);
+    expect((await inbox(s.ada)).data.map((n) => n.read)).toEqual([true, false, false]);
 
     // Paging: newest first, a cursor to the older ones.
     const first = (await s.ada.browser.request('GET', '/api/ui/notifications?limit=2')).json();

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { expect, it } from 'vitest';
-import { describeEachDialect, useFixture } from '../support/dialects.js';
-import { type Browser, buildUiTestApp, type UiTestApp } from '../ui/ui-support.js';
+import { describeEachDialect } from '../support/dialects.js';
+import { type Browser, useUiTestApp } from '../ui/ui-support.js';
 import { sendUnframed } from './unframed-request.js';
 
 /** A resource a DELETE route of the web UI's API removes: its URL and whether it still exists. */
@@ -13,11 +13,7 @@ interface Target {
 }
 
 describeEachDialect('a refused DELETE changes nothing (UI API)', (dialect) => {
-  const t: UiTestApp = useFixture(
-    `the ${dialect} UI test app`,
-    () => buildUiTestApp(dialect),
-    (app) => app.close(),
-  );
+  const t = useUiTestApp(dialect);
 
   /** Each DELETE route of the UI API, with a fresh resource and an owner's browser that can delete it. */
   async function targets(): Promise<{ browser: Browser; routes: Array<[string, Target]> }> {
