@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config.js';
+import { configError } from './config-support.js';
 
 const DAY = 86_400_000;
-
-function configError(env: Record<string, string>): ConfigError {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error;
-    throw error;
-  }
-  throw new Error('loadConfig accepted the configuration');
-}
 
 describe('LANEBOARD_NOTIFICATION_RETENTION and LANEBOARD_NOTIFICATION_UNREAD_RETENTION', () => {
   it('default to 90 days for read notifications and 180 days for unread ones', () => {

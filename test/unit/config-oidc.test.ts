@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config.js';
+import { configError } from './config-support.js';
 
 const SSO = {
   LANEBOARD_PUBLIC_URL: 'https://board.example.com/',
@@ -7,16 +8,6 @@ const SSO = {
   LANEBOARD_OIDC_CLIENT_ID: 'laneboard',
   LANEBOARD_OIDC_CLIENT_SECRET: 'client-secret',
 };
-
-function configError(env: Record<string, string>): ConfigError {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error;
-    throw error;
-  }
-  throw new Error(`expected a ConfigError for ${JSON.stringify(env)}`);
-}
 
 describe('single sign-on settings', () => {
   it('are off by default, password sign-in on', () => {

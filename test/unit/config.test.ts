@@ -2,18 +2,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { formatDuration, parseDuration } from '../../src/lib/duration.js';
+import { configError } from './config-support.js';
 
 const SECRET = 's'.repeat(32);
-
-function configError(env: Record<string, string>): ConfigError {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error;
-    throw error;
-  }
-  throw new Error(`expected a ConfigError for ${JSON.stringify(env)}`);
-}
 
 describe('loadConfig defaults', () => {
   it('gives the contract defaults for an empty environment', () => {
