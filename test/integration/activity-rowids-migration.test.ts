@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { insertActivity } from '../../src/db/repositories/activities.js';
-import { createTestDatabase } from '../support/database.js';
+import { atMigration } from './migration-fixtures.js';
 
 const NOW = '2026-11-23T10:00:00.000Z';
 
@@ -39,9 +39,7 @@ async function createsSequence(database: ReturnType<typeof openDatabase>): Promi
 // SQLite only: PostgreSQL's bigserial is unchanged by this migration.
 describe('migration 010-activity-rowids (sqlite)', () => {
   it('rebuilds activities without AUTOINCREMENT, keeping rows and ids; new ids follow the last', async () => {
-    const { database, drop } = await createTestDatabase('sqlite', { migrate: false });
-    try {
-      await migrateToLatest(database, '009-activity-insert-cost');
+    await atMigration('sqlite', '009-activity-insert-cost', async (database) => {
       const ids = [];
       for (const board of ['brd_a', 'brd_b', 'brd_a']) ids.push(await insertOld(database, board));
       expect(await createsSequence(database)).toBe(true);
@@ -56,22 +54,16 @@ describe('migration 010-activity-rowids (sqlite)', () => {
       const indexes = await sql<{ name: string }>`select name from sqlite_master
         where type = 'index' and tbl_name = 'activities' order by name`.execute(database.kysely);
       expect(indexes.rows.map((r) => r.name)).toEqual(['activities_board_idx', 'activities_task_idx']);
-    } finally {
-      await drop();
-    }
+    });
   });
 
   it('leaves AUTOINCREMENT on a database whose activities were all pruned, so no id is handed out twice', async () => {
-    const { database, drop } = await createTestDatabase('sqlite', { migrate: false });
-    try {
-      await migrateToLatest(database, '009-activity-insert-cost');
+    await atMigration('sqlite', '009-activity-insert-cost', async (database) => {
       const last = await insertOld(database, 'brd_a');
       await sql`delete from activities`.execute(database.kysely);
       await migrateToLatest(database);
       expect(await createsSequence(database)).toBe(true);
       expect(await insertActivity(database.kysely, activity('brd_a'))).toBe(last + 1);
-    } finally {
-      await drop();
-    }
+    });
   });
 });

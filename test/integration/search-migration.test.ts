@@ -2,22 +2,16 @@ import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { searchDocs } from '../../src/db/repositories/search.js';
-import { createTestDatabase } from '../support/database.js';
 import { describeEachDialect } from '../support/dialects.js';
+import { atMigration, insertBoardWithLane } from './migration-fixtures.js';
 
 const NOW = '2026-11-23T10:00:00.000Z';
 
 describeEachDialect('migration 017-search-index', (dialect) => {
   it('indexes the tasks, comments, todos and turns already stored', async () => {
-    const { database, drop } = await createTestDatabase(dialect, { migrate: false });
-    try {
-      await migrateToLatest(database, '015-agents-assignees');
+    await atMigration(dialect, '015-agents-assignees', async (database) => {
       const db = database.kysely;
-      await sql`insert into boards (id, name, created_at, updated_at) values ('brd', 'B', ${NOW}, ${NOW})`.execute(
-        db,
-      );
-      await sql`insert into lanes (id, board_id, name, position, created_at, updated_at)
-        values ('lane', 'brd', 'L', 0, ${NOW}, ${NOW})`.execute(db);
+      await insertBoardWithLane(db, NOW);
       await sql`insert into tasks (id, board_id, lane_id, short_id, title, description, tags, rank, created_at, updated_at)
         values ('task_a', 'brd', 'lane', 'aaaa', 'Harbour crane', 'Grease the winch', '["dockside"]', 1, ${NOW}, ${NOW})`.execute(
         db,
@@ -70,8 +64,6 @@ describeEachDialect('migration 017-search-index', (dialect) => {
         // FTS5 compares its index with the text the view reads: the triggers kept them in step.
         await sql`insert into search_fts (search_fts, rank) values ('integrity-check', 1)`.execute(db);
       }
-    } finally {
-      await drop();
-    }
+    });
   });
 });

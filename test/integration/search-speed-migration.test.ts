@@ -3,8 +3,8 @@ import { expect, it } from 'vitest';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { searchDocs } from '../../src/db/repositories/search.js';
 import type { Executor } from '../../src/db/schema.js';
-import { createTestDatabase } from '../support/database.js';
 import { describeEachDialect } from '../support/dialects.js';
+import { atMigration, insertBoardWithLane } from './migration-fixtures.js';
 
 const NOW = '2026-11-27T10:00:00.000Z';
 
@@ -21,15 +21,9 @@ const find = (db: Executor, dialect: 'sqlite' | 'postgres', word: string, includ
 
 describeEachDialect('migration 020-search-speed', (dialect) => {
   it('marks the texts of tasks archived before it, and its triggers follow archiving', async () => {
-    const { database, drop } = await createTestDatabase(dialect, { migrate: false });
-    try {
-      await migrateToLatest(database, '018-notifications');
+    await atMigration(dialect, '018-notifications', async (database) => {
       const db = database.kysely;
-      await sql`insert into boards (id, name, created_at, updated_at) values ('brd', 'B', ${NOW}, ${NOW})`.execute(
-        db,
-      );
-      await sql`insert into lanes (id, board_id, name, position, created_at, updated_at)
-        values ('lane', 'brd', 'L', 0, ${NOW}, ${NOW})`.execute(db);
+      await insertBoardWithLane(db, NOW);
       for (const [id, title, archived] of [
         ['task_old', 'Harbour crane', 1],
         ['task_new', 'Harbour tug', 0],
@@ -88,8 +82,6 @@ describeEachDialect('migration 020-search-speed', (dialect) => {
         // FTS5's index still matches the texts the view reads.
         await sql`insert into search_fts (search_fts, rank) values ('integrity-check', 1)`.execute(db);
       }
-    } finally {
-      await drop();
-    }
+    });
   });
 });

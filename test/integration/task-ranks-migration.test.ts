@@ -3,22 +3,16 @@ import { expect, it } from 'vitest';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { appendSlot } from '../../src/db/repositories/task-ranks.js';
 import { findTask, listTasks } from '../../src/db/repositories/tasks.js';
-import { createTestDatabase } from '../support/database.js';
 import { describeEachDialect } from '../support/dialects.js';
+import { atMigration, insertBoardWithLane } from './migration-fixtures.js';
 
 const NOW = '2026-11-23T10:00:00.000Z';
 
 describeEachDialect('migration 008-task-ranks', (dialect) => {
   it('keeps the stored order and positions; appends sort after every migrated task', async () => {
-    const { database, drop } = await createTestDatabase(dialect, { migrate: false });
-    try {
-      await migrateToLatest(database, '007-performance-indexes');
+    await atMigration(dialect, '007-performance-indexes', async (database) => {
       const db = database.kysely;
-      await sql`insert into boards (id, name, created_at, updated_at) values ('brd', 'B', ${NOW}, ${NOW})`.execute(
-        db,
-      );
-      await sql`insert into lanes (id, board_id, name, position, created_at, updated_at)
-        values ('lane', 'brd', 'L', 0, ${NOW}, ${NOW})`.execute(db);
+      await insertBoardWithLane(db, NOW);
       // Stored positions in an order unlike ids and creation times, plus an archived task (no position).
       const tasks: Array<[string, number | null]> = [
         ['task_a', 2],
@@ -49,8 +43,6 @@ describeEachDialect('migration 008-task-ranks', (dialect) => {
       const slot = await appendSlot(db, dialect, 'brd', 'lane');
       expect(slot?.position).toBe(4);
       expect(slot?.rank).toBeGreaterThan(3);
-    } finally {
-      await drop();
-    }
+    });
   });
 });
