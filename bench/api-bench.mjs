@@ -10,13 +10,14 @@
 // The baseline runs on the same database as Laneboard: baseline-server.mjs on the SQLite file,
 // baseline-server-pg.mjs on the PostgreSQL schema. Besides requests per second it reports each side's
 // server CPU time per response (from /proc) and Laneboard's peak RSS.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { BENCH_SECRET_KEY, throwawaySchema } from './support/postgres-schema.mjs';
+import { migrateAndCreateKey, serverEnv, startServer, stopProcess } from './support/server-process.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -40,35 +41,18 @@ if (floor !== null && (floor !== 'fastify' || databaseUrl || instances !== 1)) {
   process.exit(2);
 }
 
-function env(extra) {
-  return {
-    ...process.env,
-    LANEBOARD_DATA_DIR: dataDir,
-    LANEBOARD_RATE_LIMIT_MAX: '1000000000',
-    LOG_LEVEL: 'warn',
-    LANEBOARD_SECRET_KEY: BENCH_SECRET_KEY,
-    ...extra,
-  };
-}
-
+/** Laneboard (dist/main.js) or a baseline server (bench/…, no /healthz: any answer will do) on `port`. */
 async function start(script, port, extra, nodeArgs = []) {
-  const child = spawn(process.execPath, [...nodeArgs, script], {
+  const child = await startServer({
+    script,
+    nodeArgs,
     cwd: root,
-    env: env({ PORT: String(port), ...extra }),
-    stdio: ['ignore', 'ignore', 'inherit'],
+    env: serverEnv(dataDir, { PORT: String(port), ...extra }),
+    healthUrl: `http://127.0.0.1:${port}/healthz`,
+    anyStatus: script.startsWith('bench/'),
   });
   children.push(child);
-  for (let i = 0; i < 100; i++) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/api/ext/v1/boards`, {
-        headers: { authorization: 'Bearer x' },
-      });
-      if (res.status) return child;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  throw new Error(`${script} did not start`);
+  return child;
 }
 
 async function api(port, key, method, url, body) {
@@ -105,14 +89,7 @@ function run(ports, key, scenario) {
 }
 
 async function stopAll() {
-  const running = children.splice(0).filter((child) => child.exitCode === null && child.signalCode === null);
-  await Promise.all(
-    running.map((child) => {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      return exited;
-    }),
-  );
+  await Promise.all(children.splice(0).map((child) => stopProcess(child)));
 }
 
 function cpuTicks(child) {
@@ -148,14 +125,7 @@ try {
   const pgTarget = databaseUrl ? await throwawaySchema(databaseUrl, `bench_${process.pid}`) : null;
   const dbEnv = pgTarget ? { DATABASE_URL: pgTarget.url } : {};
   // The database is migrated and the key made by the CLI, on the database Laneboard uses.
-  execFileSync(process.execPath, ['bin/laneboard.js', 'migrate'], { cwd: root, env: env(dbEnv) });
-  const { key } = JSON.parse(
-    execFileSync(
-      process.execPath,
-      ['bin/laneboard.js', 'keys', 'create', '--name', 'bench', '--all-boards', '--json'],
-      { cwd: root, env: env(dbEnv) },
-    ).toString(),
-  );
+  const key = migrateAndCreateKey(root, serverEnv(dataDir, dbEnv));
   fs.writeFileSync(path.join(dataDir, 'secret.key'), BENCH_SECRET_KEY);
   const lanePorts = Array.from({ length: instances }, (_, i) => portBase + i);
   const laneProcs = [];
@@ -184,10 +154,7 @@ try {
     // The seeded data stays; the bare Fastify handler serves it on Laneboard's port.
     const laneboard = laneProcs.pop();
     children.splice(children.indexOf(laneboard), 1);
-    await new Promise((resolve) => {
-      laneboard.once('exit', resolve);
-      laneboard.kill('SIGTERM');
-    });
+    await stopProcess(laneboard);
     laneProcs.push(
       await start('bench/baseline-server.mjs', lanePorts[0], { BASELINE_HTTP: 'fastify' }, serverArgs),
     );

@@ -4,14 +4,15 @@
 //   node bench/asset-bench.mjs                                    SQLite
 //   BENCH_DATABASE_URL=postgres://... node bench/asset-bench.mjs  PostgreSQL
 //   BENCH_SECONDS=5 BENCH_CONNECTIONS=4 BENCH_SIZE=1048576        defaults
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { BENCH_SECRET_KEY, throwawaySchema } from './support/postgres-schema.mjs';
+import { throwawaySchema } from './support/postgres-schema.mjs';
+import { serverEnv, startLaneboard, stopProcess } from './support/server-process.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -22,15 +23,6 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-asset-bench-'))
 const port = Number(process.env.BENCH_PORT ?? 21000 + (process.pid % 2000));
 let server = null;
 let schema = null;
-
-const env = (extra = {}) => ({
-  ...process.env,
-  LANEBOARD_DATA_DIR: dataDir,
-  LANEBOARD_RATE_LIMIT_MAX: '1000000000',
-  LANEBOARD_SECRET_KEY: BENCH_SECRET_KEY,
-  LOG_LEVEL: 'warn',
-  ...extra,
-});
 
 function memoryMb(pid) {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n');
@@ -65,33 +57,10 @@ try {
     execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
   if (databaseUrl) schema = await throwawaySchema(databaseUrl, `bench_asset_${process.pid}`);
   const dbEnv = schema ? { DATABASE_URL: schema.url } : {};
-  execFileSync(process.execPath, ['bin/laneboard.js', 'migrate'], { cwd: root, env: env(dbEnv) });
-  const { key } = JSON.parse(
-    execFileSync(
-      process.execPath,
-      ['bin/laneboard.js', 'keys', 'create', '--name', 'bench', '--all-boards', '--json'],
-      {
-        cwd: root,
-        env: env(dbEnv),
-      },
-    ).toString(),
-  );
-  server = spawn(process.execPath, ['dist/main.js'], {
-    cwd: root,
-    env: env({ ...dbEnv, PORT: String(port) }),
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const started = await startLaneboard({ root, env: serverEnv(dataDir, dbEnv), port });
+  server = started.child;
   const base = `http://127.0.0.1:${port}/api/ext/v1`;
-  const headers = { authorization: `Bearer ${key}` };
-  for (let i = 0; ; i++) {
-    try {
-      await fetch(`http://127.0.0.1:${port}/healthz`);
-      break;
-    } catch {
-      if (i > 100) throw new Error('server did not start');
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  const headers = { authorization: `Bearer ${started.key}` };
   const post = async (url, body) =>
     (
       await (
@@ -136,8 +105,7 @@ try {
   console.log(line('upload', upload, afterUpload));
   console.log(line('download', download, afterDownload));
 } finally {
-  server?.kill('SIGTERM');
-  await new Promise((r) => setTimeout(r, 500));
+  if (server) await stopProcess(server);
   fs.rmSync(dataDir, { recursive: true, force: true });
   await schema?.drop();
 }

@@ -14,12 +14,12 @@
 // move (until the card shows, and until the move's live event is applied) and per scroll frame.
 // BENCH_DIST=/path/to/dist runs another build's server; BENCH_PROFILE=1 writes CPU profiles of a move and
 // of the scroll to bench/results/.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { startServer, stopProcess } from './support/server-process.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const visits = Number(process.env.BENCH_VISITS ?? 5);
@@ -27,10 +27,7 @@ const port = Number(process.env.BENCH_PORT ?? 22000 + (process.pid % 2000));
 const base = `http://127.0.0.1:${port}`;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-board-bench-'));
 const dist = process.env.BENCH_DIST ?? path.join(root, 'dist');
-const server = spawn(process.execPath, [path.join(dist, 'main.js')], {
-  env: { ...process.env, PORT: String(port), LANEBOARD_DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
+let server = null;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const round = (x) => Math.round(x * 10) / 10;
 // The probe's renders, and with BENCH_NAMES=1 the 12 components that rendered most.
@@ -45,14 +42,11 @@ const renderSummary = (counts) => {
 };
 
 try {
-  for (;;) {
-    const up = await fetch(`${base}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) break;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  server = await startServer({
+    script: path.join(dist, 'main.js'),
+    env: { ...process.env, PORT: String(port), LANEBOARD_DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    healthUrl: `${base}/healthz`,
+  });
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu'],
@@ -288,6 +282,6 @@ try {
   );
   await browser.close();
 } finally {
-  server.kill('SIGTERM');
+  if (server) await stopProcess(server);
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

@@ -8,12 +8,12 @@
 //   npm run build && node bench/capture-hook.mjs       # BENCH_RUNS=15 by default
 //
 // Exits 1 when a target is missed.
-import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { BIN, cleanEnv as env, printTimes, ROOT, timeCases, timeRun } from './support/cli-timing.mjs';
+import { migrateAndCreateKey, startServer, stopProcess } from './support/server-process.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const TURNS = 20;
@@ -65,32 +65,15 @@ try {
     LANEBOARD_RATE_LIMIT_MAX: '1000000000',
     LOG_LEVEL: 'warn',
   });
-  execFileSync(process.execPath, [BIN, 'migrate'], { cwd: ROOT, env: serverEnv });
-  const { key } = JSON.parse(
-    execFileSync(
-      process.execPath,
-      [BIN, 'keys', 'create', '--name', 'capture-bench', '--all-boards', '--json'],
-      {
-        cwd: ROOT,
-        env: serverEnv,
-      },
-    ).toString(),
-  );
+  const key = migrateAndCreateKey(ROOT, serverEnv, 'capture-bench');
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  server = spawn(process.execPath, ['dist/main.js'], {
+  server = await startServer({
+    script: 'dist/main.js',
     cwd: ROOT,
     env: { ...serverEnv, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    healthUrl: `${base}/healthz`,
   });
-  for (let ready = false; !ready; ) {
-    if (server.exitCode !== null) throw new Error('the server exited');
-    ready = await fetch(`${base}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (!ready) await new Promise((resolve) => setTimeout(resolve, 200));
-  }
   const board = await api(base, key, 'POST', '/boards', { name: 'Capture bench' });
   const lane = await api(base, key, 'POST', `/boards/${board.id}/lanes`, { name: 'Doing' });
   const task = await api(base, key, 'POST', `/boards/${board.id}/tasks`, {
@@ -166,9 +149,6 @@ try {
   const missed = printTimes(cases, times, { width: 36, heading: `, ${RUNS} runs each` });
   process.exitCode = missed ? 1 : 0;
 } finally {
-  server?.kill('SIGTERM');
-  await new Promise((resolve) =>
-    server && server.exitCode === null ? server.once('exit', resolve) : resolve(),
-  );
+  if (server) await stopProcess(server);
   fs.rmSync(dir, { recursive: true, force: true });
 }

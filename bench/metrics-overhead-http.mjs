@@ -2,13 +2,13 @@
 // directory (and schema) and the same seeded data, one with LANEBOARD_METRICS_TOKEN; autocannon against
 // one at a time, a scraper reading the metrics side's /metrics meanwhile. CPU time per response is the
 // server process's, from /proc.
-import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { seed, TOKEN } from './metrics-overhead-inject.mjs';
-import { BENCH_SECRET_KEY, throwawaySchema } from './support/postgres-schema.mjs';
+import { throwawaySchema } from './support/postgres-schema.mjs';
+import { serverEnv, startLaneboard, stopProcess } from './support/server-process.mjs';
 
 function cpuTicks(child) {
   // utime + stime, fields 14 and 15 of /proc/<pid>/stat (after the parenthesised command name).
@@ -55,33 +55,12 @@ export async function httpSides({ root, databaseUrl, seconds, connections, scrap
       schemas.push(schema);
       url = schema.url;
     }
-    const env = {
-      ...process.env,
-      LANEBOARD_DATA_DIR: dataDir,
-      LANEBOARD_RATE_LIMIT_MAX: '1000000000',
-      LANEBOARD_SECRET_KEY: BENCH_SECRET_KEY,
-      LOG_LEVEL: 'warn',
-      PORT: String(port),
+    const env = serverEnv(dataDir, {
       ...(url ? { DATABASE_URL: url } : {}),
       ...(side === 'on' ? { LANEBOARD_METRICS_TOKEN: TOKEN } : {}),
-    };
-    execFileSync(process.execPath, ['bin/laneboard.js', 'migrate'], { cwd: root, env });
-    const cli = ['bin/laneboard.js', 'keys', 'create', '--name', 'bench', '--all-boards', '--json'];
-    const { key } = JSON.parse(execFileSync(process.execPath, cli, { cwd: root, env }).toString());
-    const child = spawn(process.execPath, ['dist/main.js'], {
-      cwd: root,
-      env,
-      stdio: ['ignore', 'ignore', 'inherit'],
     });
+    const { child, key } = await startLaneboard({ root, env, port });
     children.push(child);
-    for (let i = 0; ; i++) {
-      try {
-        if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) break;
-      } catch {
-        if (i > 600) throw new Error(`the ${side} server did not start`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
     const api = async (method, apiUrl, body) => {
       const res = await fetch(`http://127.0.0.1:${port}/api/ext/v1${apiUrl}`, {
         method,
@@ -128,14 +107,7 @@ export async function httpSides({ root, databaseUrl, seconds, connections, scrap
     names: sides.off.scenarios.map((s) => s.name),
     measure,
     async close() {
-      const running = children.filter((c) => c.exitCode === null && c.signalCode === null);
-      await Promise.all(
-        running.map((child) => {
-          const exited = new Promise((resolve) => child.once('exit', resolve));
-          child.kill('SIGTERM');
-          return exited;
-        }),
-      );
+      await Promise.all(children.map((child) => stopProcess(child)));
       for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
       for (const schema of schemas) await schema.drop();
     },

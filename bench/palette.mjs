@@ -11,7 +11,6 @@
 // keys, 120 by default), and the time from the last key's input event to the first frame that shows
 // the answer for the whole word (the listbox no longer busy, the status saying how many tasks). The
 // palette waits for a pause in the typing before it searches (SEARCH_DEBOUNCE_MS): that is counted.
-import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +18,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { chromium } from 'playwright-core';
 import { BENCH_SECRET_KEY, schemaUrl } from './support/postgres-schema.mjs';
+import { startServer, stopProcess } from './support/server-process.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const reuse = process.env.BENCH_REUSE;
@@ -104,21 +104,14 @@ function serverEnv() {
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const { words, common } = await sampleWords();
-const server = spawn(process.execPath, [path.join(root, 'dist/main.js')], {
-  env: serverEnv(),
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
+let server = null;
 let browser;
 try {
-  for (;;) {
-    if (server.exitCode !== null) throw new Error('the server stopped');
-    const up = await fetch(`${base}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) break;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  server = await startServer({
+    script: path.join(root, 'dist/main.js'),
+    env: serverEnv(),
+    healthUrl: `${base}/healthz`,
+  });
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
@@ -221,5 +214,5 @@ try {
   console.log(JSON.stringify(result, null, 2));
 } finally {
   await browser?.close();
-  server.kill('SIGTERM');
+  if (server) await stopProcess(server);
 }
