@@ -1,14 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
-import { createRuntime, type Runtime } from '../../src/runtime.js';
-import { createTestDatabase, TEST_DATABASE_URL } from '../support/database.js';
-import { testConfig } from '../support/runtime.js';
-import { type CliResult, laneboard } from './run-cli.js';
+import { describe, expect, it } from 'vitest';
+import { TEST_DATABASE_URL } from '../support/database.js';
+import { expectOneLineError, onPostgres, useCliDataDir } from './cli-fixtures.js';
+import { laneboard } from './run-cli.js';
 
 interface AgentJson {
   id: string;
@@ -17,42 +10,8 @@ interface AgentJson {
   active: boolean;
 }
 
-/** One line on stderr, nothing on stdout, and the given exit code. */
-function expectOneLineFailure(result: CliResult, code: number, mentions: RegExp) {
-  expect(result.code).toBe(code);
-  expect(result.stdout).toBe('');
-  expect(result.stderr.endsWith('\n')).toBe(true);
-  expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
-  expect(result.stderr).toMatch(mentions);
-}
-
 describe('laneboard agents (embedded SQLite)', () => {
-  let dataDir: string;
-  let env: Record<string, string>;
-  let runtime: Runtime;
-  let app: FastifyInstance;
-
-  const cli = (...args: string[]) => laneboard(args, env);
-  const api = (key: string, method: 'GET' | 'POST', url: string, payload?: object) =>
-    app.inject({ method, url: `/api/ext/v1${url}`, headers: { authorization: `Bearer ${key}` }, payload });
-
-  beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-cli-agents-'));
-    env = { LANEBOARD_DATA_DIR: dataDir };
-    expect((await cli('migrate')).code).toBe(0);
-    runtime = await createRuntime(testConfig({ dataDir }), { log: pino({ level: 'silent' }) });
-    app = await buildApp({
-      database: runtime.database,
-      services: runtime.services,
-      rateLimit: { max: 10_000, windowMs: 60_000 },
-    });
-    await app.ready();
-  });
-  afterAll(async () => {
-    await app?.close();
-    await runtime?.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  const { cli, api } = useCliDataDir('laneboard-cli-agents-');
 
   it('agents list says there are none yet, and --json prints []', async () => {
     expect(await cli('agents', 'list')).toMatchObject({ code: 0, stderr: '' });
@@ -126,7 +85,7 @@ describe('laneboard agents (embedded SQLite)', () => {
 
     // An inactive agent gets no new key.
     const refused = await cli('keys', 'create', '--agent', agent.id, '--name', 'again', '--all-boards');
-    expectOneLineFailure(refused, 2, /agentId.*active agent/);
+    expectOneLineError(refused, 2, /agentId.*active agent/);
   });
 
   it('plain output of create names the id and how to give the agent a key', async () => {
@@ -139,32 +98,27 @@ describe('laneboard agents (embedded SQLite)', () => {
 
   it('a name over 200 characters is a one-line usage error (exit 2); nothing is created', async () => {
     const before = JSON.parse((await cli('agents', 'list', '--json')).stdout) as AgentJson[];
-    expectOneLineFailure(await cli('agents', 'create', '--name', 'x'.repeat(201)), 2, /name/);
-    expectOneLineFailure(await cli('agents', 'create'), 2, /--name/);
+    expectOneLineError(await cli('agents', 'create', '--name', 'x'.repeat(201)), 2, /name/);
+    expectOneLineError(await cli('agents', 'create'), 2, /--name/);
     expect(JSON.parse((await cli('agents', 'list', '--json')).stdout)).toHaveLength(before.length);
   });
 
   it('deactivating a missing id fails with exit 1; no id at all is a usage error (exit 2)', async () => {
-    expectOneLineFailure(await cli('agents', 'deactivate', 'agt_missing'), 1, /not found/i);
-    expectOneLineFailure(await cli('agents', 'deactivate'), 2, /missing required argument/);
+    expectOneLineError(await cli('agents', 'deactivate', 'agt_missing'), 1, /not found/i);
+    expectOneLineError(await cli('agents', 'deactivate'), 2, /missing required argument/);
   });
 
   it('keys create --agent with an unknown agent is a one-line error; no key is made', async () => {
     const before = JSON.parse((await cli('keys', 'list', '--json')).stdout) as unknown[];
     const result = await cli('keys', 'create', '--agent', 'agt_nobody', '--name', 'x', '--all-boards');
-    expectOneLineFailure(result, 2, /agentId.*active agent/);
+    expectOneLineError(result, 2, /agentId.*active agent/);
     expect(JSON.parse((await cli('keys', 'list', '--json')).stdout)).toHaveLength(before.length);
   });
 });
 
 describe.skipIf(TEST_DATABASE_URL === null)('laneboard agents (PostgreSQL)', () => {
   it('creates, lists and deactivates an agent with a key in the database DATABASE_URL names', async () => {
-    const db = await createTestDatabase('postgres');
-    try {
-      const env = {
-        DATABASE_URL: db.databaseUrl as string,
-        LANEBOARD_SECRET_KEY: 'cli-test-master-key-0123456789abcdef',
-      };
+    await onPostgres(async (env, db) => {
       const created = await laneboard(['agents', 'create', '--name', 'PG agent', '--json'], env);
       expect(created).toMatchObject({ code: 0, stderr: '' });
       const agent = JSON.parse(created.stdout) as AgentJson;
@@ -186,9 +140,7 @@ describe.skipIf(TEST_DATABASE_URL === null)('laneboard agents (PostgreSQL)', () 
       expect(JSON.parse((await laneboard(['agents', 'list', '--json'], env)).stdout)).toEqual([
         { ...agent, active: false },
       ]);
-      expectOneLineFailure(await laneboard(['agents', 'deactivate', 'agt_missing'], env), 1, /not found/i);
-    } finally {
-      await db.drop();
-    }
+      expectOneLineError(await laneboard(['agents', 'deactivate', 'agt_missing'], env), 1, /not found/i);
+    });
   });
 });

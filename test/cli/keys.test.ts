@@ -1,17 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
-import type { Database } from '../../src/db/database.js';
+import { describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/domain/actor.js';
-import { createRuntime, type Runtime } from '../../src/runtime.js';
-import type { Services } from '../../src/services.js';
-import { createTestDatabase, TEST_DATABASE_URL } from '../support/database.js';
-import { testConfig } from '../support/runtime.js';
-import { type CliResult, laneboard, runCommand } from './run-cli.js';
+import { TEST_DATABASE_URL } from '../support/database.js';
+import { expectOneLineError, onPostgres, useCliDataDir } from './cli-fixtures.js';
+import { laneboard, runCommand } from './run-cli.js';
 
 const OPERATOR: Actor = { kind: 'system', origin: 'cli', name: 'CLI' };
 
@@ -24,46 +18,13 @@ interface KeyJson {
   revokedAt: string | null;
 }
 
-function expectUsageError(result: CliResult, mentions: string) {
-  expect(result.code).toBe(2);
-  expect(result.stdout).toBe('');
-  expect(result.stderr.endsWith('\n')).toBe(true);
-  expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
-  expect(result.stderr).toContain(mentions);
-}
-
 describe('laneboard CLI (embedded SQLite)', () => {
-  let dataDir: string;
-  let env: Record<string, string>;
-  // The API, in this process, on the same data dir the CLI writes to.
-  let runtime: Runtime;
-  let database: Database;
-  let services: Services;
-  let app: FastifyInstance;
+  const { dir, cli, api: request } = useCliDataDir('laneboard-cli-');
+  const api = (key: string, url: string) => request(key, 'GET', url);
 
-  const cli = (...args: string[]) => laneboard(args, env);
-  const api = (key: string, url: string) =>
-    app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
-
-  beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-cli-'));
-    env = { LANEBOARD_DATA_DIR: dataDir };
-    // `migrate` on an empty data dir creates the database (and, like every command, the master key).
-    const migrated = await cli('migrate');
-    expect(migrated).toMatchObject({ code: 0, stderr: '' });
-    expect(migrated.stdout).toMatch(/^Applied: 001-initial/);
-
-    // The runtime a CLI command builds on that data dir (its database and master key file).
-    runtime = await createRuntime(testConfig({ dataDir }), { log: pino({ level: 'silent' }) });
-    database = runtime.database;
-    services = runtime.services;
-    app = await buildApp({ database, services, rateLimit: { max: 10_000, windowMs: 60_000 } });
-    await app.ready();
-  });
-  afterAll(async () => {
-    await app?.close();
-    await runtime?.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+  it('migrate on an empty data dir creates the database (and, like every command, the master key)', () => {
+    expect(dir.migrated).toMatchObject({ code: 0, stderr: '' });
+    expect(dir.migrated.stdout).toMatch(/^Applied: 001-initial/);
   });
 
   it('migrate again reports that the database is up to date', async () => {
@@ -82,12 +43,12 @@ describe('laneboard CLI (embedded SQLite)', () => {
 
     const revealed = await cli('keys', 'reveal', key.id);
     expect(revealed).toEqual({ code: 0, stdout: `${key.key}\n`, stderr: '' });
-    expect((await api(key.key, '/api/ext/v1/boards')).statusCode).toBe(200);
+    expect((await api(key.key, '/boards')).statusCode).toBe(200);
   });
 
   it('keys create --grant (repeatable), keys grant and keys list', async () => {
-    const first = await services.boards.createBoard(OPERATOR, { name: 'First' });
-    const second = await services.boards.createBoard(OPERATOR, { name: 'Second' });
+    const first = await dir.runtime.services.boards.createBoard(OPERATOR, { name: 'First' });
+    const second = await dir.runtime.services.boards.createBoard(OPERATOR, { name: 'Second' });
     const created = await cli(
       'keys',
       'create',
@@ -106,7 +67,7 @@ describe('laneboard CLI (embedded SQLite)', () => {
       { boardId: first.id, permission: 'read' },
       { boardId: second.id, permission: 'edit' },
     ]);
-    const boards = (await api(key.key, '/api/ext/v1/boards')).json().data;
+    const boards = (await api(key.key, '/boards')).json().data;
     expect(boards).toEqual([
       { id: first.id, name: 'First', permission: 'read' },
       { id: second.id, name: 'Second', permission: 'edit' },
@@ -118,7 +79,7 @@ describe('laneboard CLI (embedded SQLite)', () => {
       boardId: first.id,
       permission: 'edit',
     });
-    expect((await api(key.key, '/api/ext/v1/boards')).json().data[0].permission).toBe('edit');
+    expect((await api(key.key, '/boards')).json().data[0].permission).toBe('edit');
 
     const [listed, listedJson] = await Promise.all([cli('keys', 'list'), cli('keys', 'list', '--json')]);
     expect(listed.code).toBe(0);
@@ -136,11 +97,11 @@ describe('laneboard CLI (embedded SQLite)', () => {
     const key = JSON.parse(
       (await cli('keys', 'create', '--name', 'Leaked', '--all-boards', '--json')).stdout,
     );
-    expect((await api(key.key, '/api/ext/v1/boards')).statusCode).toBe(200);
+    expect((await api(key.key, '/boards')).statusCode).toBe(200);
 
     const revoked = await cli('keys', 'revoke', key.id);
     expect(revoked).toEqual({ code: 0, stdout: `Revoked ${key.id} (Leaked).\n`, stderr: '' });
-    const res = await api(key.key, '/api/ext/v1/boards');
+    const res = await api(key.key, '/boards');
     expect(res.statusCode).toBe(401);
     expect(res.json().error.code).toBe('invalid_key');
 
@@ -162,7 +123,7 @@ describe('laneboard CLI (embedded SQLite)', () => {
     ];
     const results = await Promise.all(cases.map(([args]) => cli(...args)));
     results.forEach((result, i) => {
-      expectUsageError(result, (cases[i] as [string[], string])[1]);
+      expectOneLineError(result, 2, (cases[i] as [string[], string])[1]);
     });
   });
 
@@ -179,7 +140,7 @@ describe('laneboard CLI (embedded SQLite)', () => {
   });
 
   it('a bad configuration stops the command with exit code 1, naming the variable', async () => {
-    const result = await laneboard(['keys', 'list'], { ...env, LANEBOARD_DB_POOL_SIZE: 'many' });
+    const result = await laneboard(['keys', 'list'], { ...dir.env, LANEBOARD_DB_POOL_SIZE: 'many' });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^laneboard: invalid configuration: LANEBOARD_DB_POOL_SIZE: /);
   });
@@ -193,7 +154,12 @@ describe('laneboard CLI (embedded SQLite)', () => {
     try {
       const results = await Promise.all(
         Array.from({ length: 8 }, () =>
-          runCommand('npx', ['laneboard', 'keys', 'list'], { ...env, npm_config_cache: npmCache }, 200_000),
+          runCommand(
+            'npx',
+            ['laneboard', 'keys', 'list'],
+            { ...dir.env, npm_config_cache: npmCache },
+            200_000,
+          ),
         ),
       );
       for (const result of results) {
@@ -209,12 +175,7 @@ describe('laneboard CLI (embedded SQLite)', () => {
 
 describe.skipIf(TEST_DATABASE_URL === null)('laneboard CLI (PostgreSQL)', () => {
   it('creates and reveals a key in the database DATABASE_URL names, then exits', async () => {
-    const db = await createTestDatabase('postgres');
-    try {
-      const env = {
-        DATABASE_URL: db.databaseUrl as string,
-        LANEBOARD_SECRET_KEY: 'cli-test-master-key-0123456789abcdef',
-      };
+    await onPostgres(async (env, db) => {
       const created = await laneboard(['keys', 'create', '--name', 'pg', '--all-boards', '--json'], env);
       expect(created.code).toBe(0);
       const key = JSON.parse(created.stdout) as KeyJson;
@@ -229,8 +190,6 @@ describe.skipIf(TEST_DATABASE_URL === null)('laneboard CLI (PostgreSQL)', () => 
         stdout: `${key.key}\n`,
         stderr: '',
       });
-    } finally {
-      await db.drop();
-    }
+    });
   });
 });
