@@ -1,7 +1,7 @@
 import type { Database } from '../db/database.js';
-import { type ListenerLog, PgListener } from '../db/pg-listener.js';
+import type { ListenerLog } from '../db/pg-listener.js';
 import type { ActivityConsumer, CommittedActivity } from '../domain/activities/activity-types.js';
-import { loggableError } from '../lib/loggable-error.js';
+import { callSafely, FeedSubscriptions } from './feed-subscriptions.js';
 
 /** PostgreSQL channel on which every instance hears "board B changed". */
 export const CHANGE_CHANNEL = 'laneboard_changes';
@@ -41,11 +41,9 @@ type Range = { fromId: number; toId: number };
  * ("Change feed") for resuming from a Last-Event-ID.
  */
 export class ChangeFeed implements ActivityConsumer {
-  private readonly listeners = new Map<string, Set<ChangeListener>>();
+  private readonly boards: FeedSubscriptions<ChangeListener>;
   /** Listeners of every board's changes (the activity stream of integrations). */
   private readonly anyBoard = new Set<ChangeListener>();
-  private pgListener: PgListener | null = null;
-  private stopped = false;
   /** PostgreSQL: committed ranges per board not yet notified, and the timer that will. */
   private unsent = new Map<string, Range>();
   private sendTimer: NodeJS.Timeout | null = null;
@@ -53,7 +51,18 @@ export class ChangeFeed implements ActivityConsumer {
   constructor(
     private readonly database: Database,
     private readonly log: ListenerLog,
-  ) {}
+  ) {
+    this.boards = new FeedSubscriptions(database, log, {
+      name: CHANGE_CHANNEL,
+      heard: (payload) => this.heard(payload),
+      // After a reconnection, subscribers may have missed changes: tell them to re-read.
+      reconnected: () => {
+        const boardIds = [...this.boards.keys()];
+        for (const boardId of boardIds) this.publish({ boardId, fromId: null, toId: null });
+        if (boardIds.length === 0) this.publish({ boardId: '', fromId: null, toId: null });
+      },
+    });
+  }
 
   /** A transaction committed these activities: tell this process's subscribers, or every instance. */
   onCommitted(activities: readonly CommittedActivity[]): void {
@@ -82,24 +91,13 @@ export class ChangeFeed implements ActivityConsumer {
 
   /** Calls `listener` for every committed change of the board, from any instance. Returns unsubscribe. */
   subscribe(boardId: string, listener: ChangeListener): () => void {
-    let set = this.listeners.get(boardId);
-    if (!set) {
-      set = new Set();
-      this.listeners.set(boardId, set);
-    }
-    set.add(listener);
-    this.ensureListening();
-    return () => {
-      const current = this.listeners.get(boardId);
-      current?.delete(listener);
-      if (current?.size === 0) this.listeners.delete(boardId);
-    };
+    return this.boards.subscribe(boardId, listener);
   }
 
   /** Calls `listener` for every committed change of any board, from any instance. Returns unsubscribe. */
   subscribeAll(listener: ChangeListener): () => void {
     this.anyBoard.add(listener);
-    this.ensureListening();
+    this.boards.listen();
     return () => {
       this.anyBoard.delete(listener);
     };
@@ -108,42 +106,18 @@ export class ChangeFeed implements ActivityConsumer {
   /** Subscriptions in this process: one per open live stream (GET /metrics counts them). */
   get subscriptions(): number {
     // Activity streams (and long polls while they wait) follow every board.
-    let count = this.anyBoard.size;
-    for (const set of this.listeners.values()) count += set.size;
-    return count;
+    return this.anyBoard.size + this.boards.size;
   }
 
   /** Resolves once the PostgreSQL LISTEN connection is up (at once on SQLite); tests wait on it. */
-  async ready(): Promise<void> {
-    this.ensureListening();
-    await this.pgListener?.connected();
+  ready(): Promise<void> {
+    return this.boards.ready();
   }
 
   async stop(): Promise<void> {
     this.sendUnsent();
-    this.stopped = true;
-    this.listeners.clear();
     this.anyBoard.clear();
-    await this.pgListener?.stop();
-    this.pgListener = null;
-  }
-
-  private ensureListening(): void {
-    const pool = this.database.pgPool;
-    if (!pool || this.pgListener || this.stopped) return;
-    this.pgListener = new PgListener(
-      pool,
-      CHANGE_CHANNEL,
-      (payload) => this.heard(payload),
-      this.log,
-      (reconnected) => {
-        // After a reconnection, subscribers may have missed changes: tell them to re-read.
-        if (!reconnected) return;
-        for (const boardId of this.listeners.keys()) this.publish({ boardId, fromId: null, toId: null });
-        if (this.listeners.size === 0) this.publish({ boardId: '', fromId: null, toId: null });
-      },
-    );
-    this.pgListener.start();
+    await this.boards.stop();
   }
 
   private heard(payload: string): void {
@@ -153,16 +127,8 @@ export class ChangeFeed implements ActivityConsumer {
   }
 
   private publish(change: BoardChange): void {
-    const set = this.listeners.get(change.boardId);
-    if (!set && this.anyBoard.size === 0) return;
-    for (const listener of [...(set ?? []), ...this.anyBoard]) {
-      try {
-        listener(change);
-      } catch (error) {
-        // One subscriber's failure must not stop the others (or the committing request).
-        this.log.warn({ boardId: change.boardId, err: loggableError(error) }, 'change listener failed');
-      }
-    }
+    this.boards.tell(change.boardId, change);
+    for (const listener of [...this.anyBoard]) callSafely(listener, [change], this.log, change.boardId);
   }
 }
 
