@@ -14,6 +14,7 @@ import { buildApp } from '../dist/app.js';
 import { CLI_OPERATOR } from '../dist/domain/actor.js';
 import { createRuntime } from '../dist/runtime.js';
 import { benchDatabase, NO_RATE_LIMIT as rateLimit } from './support/bench-database.mjs';
+import { percentile } from './support/stats.mjs';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 20);
 const taskCount = Number(process.env.BENCH_TASKS ?? 20);
@@ -96,12 +97,10 @@ for (let round = 0; round < rounds; round++) {
   latencies.none.push(...none.map((r) => r.ms));
 }
 
-const percentile = (values, p) => {
+const row = (name, values) => {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+  return `${name.padEnd(10)} n=${String(values.length).padStart(5)}  p50 ${percentile(sorted, 50).toFixed(1).padStart(7)} ms  p99 ${percentile(sorted, 99).toFixed(1).padStart(7)} ms`;
 };
-const row = (name, values) =>
-  `${name.padEnd(10)} n=${String(values.length).padStart(5)}  p50 ${percentile(values, 50).toFixed(1).padStart(7)} ms  p99 ${percentile(values, 99).toFixed(1).padStart(7)} ms`;
 console.log(
   `claim-next, ${databaseUrl ? 'PostgreSQL, 2 instances' : 'SQLite, 1 instance'}: ${rounds} rounds of ${calls} concurrent calls over ${taskCount} tasks (every round: exactly ${taskCount} x 200, distinct tasks)`,
 );

@@ -19,6 +19,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BENCH_SECRET_KEY, throwawaySchema } from './support/postgres-schema.mjs';
+import { percentile } from './support/stats.mjs';
+import { startSink } from './support/webhook-receiver.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (file) => import(path.join(root, 'dist', file));
@@ -59,20 +61,6 @@ if (INSTANCES > 1 && !DATABASE_URL) {
 const OPERATOR = { kind: 'system', origin: 'cli', name: 'CLI' };
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const percentile = (sorted, p) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-
-function startSink() {
-  const child = fork(path.join(root, 'bench/webhook-sink.mjs'), [], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const ask = (message) =>
-    new Promise((resolve) => {
-      child.once('message', resolve);
-      child.send(message);
-    });
-  return new Promise((resolve) => child.once('message', ({ port }) => resolve({ child, port, ask })));
-}
 
 /** Another instance's dispatcher in its own process (bench/webhook-dispatcher-worker.mjs), stopped. */
 function startWorker(databaseUrl) {
@@ -174,14 +162,9 @@ async function setUp(sinkPort, webhooks) {
   };
 }
 
-async function waitForDeliveries(sink, count, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const stats = await sink.ask('stats');
-    if (stats.distinct >= count || Date.now() > deadline) return stats;
-    await sleep(20);
-  }
-}
+/** The receiver's stats once it has `count` deliveries, or after `timeoutMs`. */
+const waitForDeliveries = (sink, count, timeoutMs) =>
+  sink.waitFor(count, { timeoutMs, message: 'stats', pollMs: 20 });
 
 const sink = await startSink();
 heap?.allowYoungGrowth();
@@ -290,6 +273,6 @@ try {
     await bench.close();
   }
 } finally {
-  sink.child.send('stop');
+  sink.stop();
 }
 process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

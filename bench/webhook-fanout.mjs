@@ -13,13 +13,16 @@
 //    many connections (the server's per-host limit); timed the same way at the receiver.
 // Rounds alternate which side runs first. Prints one JSON object: both rates, their ratio, the server's
 // peak RSS (VmHWM) and the load average.
-import { execFileSync, fork, spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Agent, Pool } from 'undici';
+import { Agent } from 'undici';
+import { cpuSeconds, loadAverage, peakRssMb } from './support/proc.mjs';
+import { throwawayLaneboard } from './support/server-process.mjs';
+import { median } from './support/stats.mjs';
+import { startSink, WEBHOOK_ENV } from './support/webhook-receiver.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 if (!fs.existsSync(path.join(root, 'dist/main.js'))) {
@@ -36,101 +39,22 @@ const PORT = Number(process.env.BENCH_PORT ?? 3000 + (process.pid % 20000));
 const SERVER_ARGS = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
 const TOTAL = WEBHOOKS * TASKS;
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const loadAverage = () => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-
-function startSink() {
-  const child = fork(path.join(root, 'bench/webhook-sink.mjs'), [], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const ask = (message) =>
-    new Promise((resolve) => {
-      child.once('message', resolve);
-      child.send(message);
-    });
-  return new Promise((resolve) => child.once('message', ({ port }) => resolve({ child, port, ask })));
-}
-
 async function waitForReceiver(sink, count, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { distinct } = await sink.ask('count');
-    if (distinct >= count) return distinct;
-    if (Date.now() > deadline) throw new Error(`receiver has ${distinct} of ${count} deliveries`);
-    await sleep(10);
-  }
-}
-
-function peakRssMb(pid) {
-  const line = fs
-    .readFileSync(`/proc/${pid}/status`, 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith('VmHWM:'));
-  return Math.round(Number(line.split(/\s+/)[1]) / 1024);
-}
-
-/** utime + stime of a process in seconds (fields 14 and 15 of /proc/<pid>/stat). */
-function cpuSeconds(pid) {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-async function startServer(dataDir) {
-  const env = {
-    ...process.env,
-    PORT: String(PORT),
-    LANEBOARD_DATA_DIR: dataDir,
-    LANEBOARD_RATE_LIMIT_MAX: '1000000000',
-    LANEBOARD_WEBHOOK_ALLOW_PRIVATE: 'true',
-    LANEBOARD_WEBHOOK_ALLOW_HTTP: 'true',
-    LOG_LEVEL: 'warn',
-  };
-  delete env.DATABASE_URL;
-  execFileSync(process.execPath, ['bin/laneboard.js', 'migrate'], { cwd: root, env });
-  const created = execFileSync(
-    process.execPath,
-    ['bin/laneboard.js', 'keys', 'create', '--name', 'fanout', '--all-boards', '--json'],
-    { cwd: root, env },
-  );
-  const key = JSON.parse(created.toString()).key;
-  const child = spawn(process.execPath, [...SERVER_ARGS, path.join(root, 'dist/main.js')], {
-    cwd: dataDir,
-    env,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  for (let i = 0; i < 100; i++) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${PORT}/healthz`);
-      if (res.ok) return { child, key };
-    } catch {
-      await sleep(100);
-    }
-  }
-  throw new Error('the server did not start');
-}
-
-async function stopServer(child) {
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
+  const { distinct } = await sink.waitFor(count, { timeoutMs });
+  if (distinct < count) throw new Error(`receiver has ${distinct} of ${count} deliveries`);
 }
 
 /** One round through the server: a fresh data directory, webhooks, then TASKS creates at once. */
 async function fanOutRound(sink) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-fanout-'));
-  const { child, key } = await startServer(dataDir);
-  const pool = new Pool(`http://127.0.0.1:${PORT}`, { connections: CREATE_CONNECTIONS });
-  const api = async (method, url, body) => {
-    const res = await pool.request({
-      method,
-      path: `/api/ext/v1${url}`,
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const json = await res.body.json();
-    if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${JSON.stringify(json)}`);
-    return json.data;
-  };
+  const server = await throwawayLaneboard({
+    root,
+    port: PORT,
+    name: 'fanout',
+    extraEnv: WEBHOOK_ENV,
+    nodeArgs: SERVER_ARGS,
+    connections: CREATE_CONNECTIONS,
+  });
+  const { child, api } = server;
   try {
     const board = await api('POST', '/boards', { name: 'Fan-out' });
     const lane = await api('POST', `/boards/${board.id}/lanes`, { name: 'Inbox' });
@@ -158,9 +82,7 @@ async function fanOutRound(sink) {
       serverPeakRssMb: peakRssMb(child.pid),
     };
   } finally {
-    await pool.close();
-    await stopServer(child);
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await server.stop();
   }
 }
 
@@ -211,8 +133,6 @@ async function bareRound(sink, sample) {
   };
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
 const sink = await startSink();
 const result = {
   webhooks: WEBHOOKS,
@@ -250,6 +170,6 @@ try {
   result.serverPeakRssMb = Math.max(...result.rounds.map((r) => r.laneboard.serverPeakRssMb));
   result.loadAverageEnd = loadAverage();
 } finally {
-  sink.child.send('stop');
+  sink.stop();
 }
 process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

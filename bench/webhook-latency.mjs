@@ -14,13 +14,15 @@
 // Per task: the create's own time (sent → answered), and the delivery's delay from the create's answer
 // to the receiver's arrival (both clocks are this machine's wall clock, in fractional milliseconds; a
 // delivery may arrive before the answer: a negative delay). Prints one JSON object.
-import { execFileSync, fork, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Pool } from 'undici';
-import { BENCH_SECRET_KEY, throwawaySchema } from './support/postgres-schema.mjs';
+import { throwawaySchema } from './support/postgres-schema.mjs';
+import { cpuSeconds, loadAverage } from './support/proc.mjs';
+import { throwawayLaneboard } from './support/server-process.mjs';
+import { percentile } from './support/stats.mjs';
+import { startSink, WEBHOOK_ENV } from './support/webhook-receiver.mjs';
 
 const here = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const root = path.resolve(process.env.BENCH_ROOT ?? here);
@@ -39,9 +41,7 @@ const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? null;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const wallClock = () => performance.timeOrigin + performance.now();
-const loadAverage = () => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-const percentile = (sorted, p) =>
-  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+const SERVER_ARGS = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
 const round1 = (ms) => Math.round(ms * 10) / 10;
 
 function summary(values) {
@@ -54,74 +54,10 @@ function summary(values) {
   };
 }
 
-function startSink() {
-  const child = fork(path.join(here, 'bench/webhook-sink.mjs'), [], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const ask = (message) =>
-    new Promise((resolve) => {
-      child.once('message', resolve);
-      child.send(message);
-    });
-  return new Promise((resolve) => child.once('message', ({ port }) => resolve({ child, port, ask })));
-}
-
-/** utime + stime of a process in seconds (fields 14 and 15 of /proc/<pid>/stat). */
-function cpuSeconds(pid) {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 /** The server's DATABASE_URL: on PostgreSQL a fresh schema (`drop` removes it), else none (SQLite). */
 async function roundDatabase(round) {
   if (!DATABASE_URL) return { url: null, drop: async () => {} };
   return throwawaySchema(DATABASE_URL, `bench_latency_${process.pid}_${round}`);
-}
-
-async function startServer(dataDir, databaseUrl) {
-  const env = {
-    ...process.env,
-    PORT: String(PORT),
-    LANEBOARD_DATA_DIR: dataDir,
-    LANEBOARD_RATE_LIMIT_MAX: '1000000000',
-    LANEBOARD_WEBHOOK_ALLOW_PRIVATE: 'true',
-    LANEBOARD_WEBHOOK_ALLOW_HTTP: 'true',
-    LOG_LEVEL: 'warn',
-  };
-  if (databaseUrl) {
-    env.DATABASE_URL = databaseUrl;
-    env.LANEBOARD_SECRET_KEY = BENCH_SECRET_KEY;
-  } else delete env.DATABASE_URL;
-  execFileSync(process.execPath, ['bin/laneboard.js', 'migrate'], { cwd: root, env });
-  const created = execFileSync(
-    process.execPath,
-    ['bin/laneboard.js', 'keys', 'create', '--name', 'latency', '--all-boards', '--json'],
-    { cwd: root, env },
-  );
-  const key = JSON.parse(created.toString()).key;
-  const serverArgs = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...serverArgs, path.join(root, 'dist/main.js')], {
-    cwd: dataDir,
-    env,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  for (let i = 0; i < 300; i++) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${PORT}/healthz`);
-      if (res.ok) return { child, key };
-    } catch {
-      await sleep(100);
-    }
-  }
-  child.kill('SIGKILL');
-  throw new Error('the server did not start');
-}
-
-async function stopServer(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
 }
 
 /** Creates at RATE per second for `seconds`, each sent at its time; resolves with every create's times. */
@@ -148,22 +84,18 @@ async function steadyCreates(api, boardId, laneId, seconds, label) {
 }
 
 async function latencyRound(sink, round) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-latency-'));
   const database = await roundDatabase(round);
-  const { child, key } = await startServer(dataDir, database.url);
-  const pool = new Pool(`http://127.0.0.1:${PORT}`, { connections: CONNECTIONS });
-  const api = async (method, url, body) => {
-    const res = await pool.request({
-      method,
-      path: `/api/ext/v1${url}`,
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const json = await res.body.json();
-    if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${JSON.stringify(json)}`);
-    return json.data;
-  };
+  let server = null;
   try {
+    server = await throwawayLaneboard({
+      root,
+      port: PORT,
+      name: 'latency',
+      extraEnv: { ...WEBHOOK_ENV, ...(database.url ? { DATABASE_URL: database.url } : {}) },
+      nodeArgs: SERVER_ARGS,
+      connections: CONNECTIONS,
+    });
+    const { child, api } = server;
     const board = await api('POST', '/boards', { name: 'Latency' });
     const lane = await api('POST', `/boards/${board.id}/lanes`, { name: 'Inbox' });
     await api('POST', '/webhooks', { url: `http://127.0.0.1:${sink.port}/hook`, events: ['task.created'] });
@@ -195,10 +127,8 @@ async function latencyRound(sink, round) {
       serverCpuPercent: Math.round((cpu / SECONDS) * 100),
     };
   } finally {
-    await pool.close();
-    await stopServer(child);
+    await server?.stop();
     await database.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
@@ -218,6 +148,6 @@ try {
   for (let round = 0; round < ROUNDS; round++) result.rounds.push(await latencyRound(sink, round));
   result.loadAverageEnd = loadAverage();
 } finally {
-  sink.child.send('stop');
+  sink.stop();
 }
 process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

@@ -2,7 +2,10 @@
 // CLI makes for them, their start-up (waiting for an answer) and their end. No import of the build here,
 // so that benches running another checkout's build (BENCH_ROOT) can use it: `root` names the checkout.
 import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { Pool } from 'undici';
 import { BENCH_SECRET_KEY } from './postgres-schema.mjs';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -103,4 +106,55 @@ export async function startLaneboard({ root, env, port, keyName = 'bench', nodeA
     healthUrl: `http://127.0.0.1:${port}/healthz`,
   });
   return { child, key };
+}
+
+/**
+ * `api(method, url, body)` on the external API of `origin` with `key`, over an undici Pool of
+ * `connections`: resolves with the answer's `data`, throws on a status of 300 or more. `close()` ends
+ * the pool.
+ */
+export function poolApi(origin, key, connections) {
+  const pool = new Pool(origin, { connections });
+  const api = async (method, url, body) => {
+    const res = await pool.request({
+      method,
+      path: `/api/ext/v1${url}`,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const json = await res.body.json();
+    if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${JSON.stringify(json)}`);
+    return json.data;
+  };
+  return { api, close: () => pool.close() };
+}
+
+/**
+ * A throwaway Laneboard for one round of a bench: a fresh data directory named after `name`, the built
+ * server of `root` on it (startLaneboard, run in that directory, so that a `--cpu-prof` profile lands
+ * there; `extraEnv` on top of serverEnv's) and a poolApi client of `connections`. Resolves with
+ * `{ child, api, stop }`; stop() closes the client, ends the server and removes the directory.
+ */
+export async function throwawayLaneboard({ root, port, name, extraEnv, nodeArgs, connections }) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `laneboard-${name}-`));
+  const removeDir = () => fs.rmSync(dataDir, { recursive: true, force: true });
+  let started;
+  try {
+    const env = serverEnv(dataDir, extraEnv);
+    started = await startLaneboard({ root, env, port, keyName: name, nodeArgs, cwd: dataDir });
+  } catch (error) {
+    removeDir();
+    throw error;
+  }
+  const { child, key } = started;
+  const client = poolApi(`http://127.0.0.1:${port}`, key, connections);
+  return {
+    child,
+    api: client.api,
+    async stop() {
+      await client.close();
+      await stopProcess(child);
+      removeDir();
+    },
+  };
 }
