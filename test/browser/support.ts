@@ -33,14 +33,28 @@ export interface UiServer extends RunningServer {
 export async function startUiServer(env: Record<string, string> = {}): Promise<UiServer> {
   ensureBuilt();
   ensureWebBuilt();
+  return startServerWithDataDir(env);
+}
+
+/**
+ * The server (`entry`, the built one by default; no build check) on a free loopback port with a fresh
+ * SQLite file in a data directory of its own, removed when it is closed.
+ */
+export async function startServerWithDataDir(
+  env: Record<string, string>,
+  options: { entry?: string } = {},
+): Promise<UiServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-browser-'));
-  const server = await startServer({
-    PORT: String(await freePort()),
-    LANEBOARD_DATA_DIR: dataDir,
-    LANEBOARD_WEBHOOK_ALLOW_HTTP: 'true',
-    LANEBOARD_WEBHOOK_ALLOW_PRIVATE: 'true',
-    ...env,
-  });
+  const server = await startServer(
+    {
+      PORT: String(await freePort()),
+      LANEBOARD_DATA_DIR: dataDir,
+      LANEBOARD_WEBHOOK_ALLOW_HTTP: 'true',
+      LANEBOARD_WEBHOOK_ALLOW_PRIVATE: 'true',
+      ...env,
+    },
+    options,
+  );
   return {
     ...server,
     dataDir,

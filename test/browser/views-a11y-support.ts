@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { withBuildLock } from '../support/build-lock.js';
-import { ensureBuilt, freePort, ROOT, startServer, stopServer } from '../support/built-server.js';
+import { ensureBuilt, ROOT } from '../support/built-server.js';
 import { ensureWebBuilt } from '../support/web-build.js';
 import {
   expectAccessible,
@@ -13,6 +13,7 @@ import {
   SCREENSHOTS,
   showToasts,
   signIn,
+  startServerWithDataDir,
   type UiServer,
 } from './support.js';
 
@@ -31,23 +32,11 @@ export async function startSnapshotServer(env: Record<string, string> = {}): Pro
   );
   fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(copy, 'package.json'));
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'));
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-browser-'));
-  const server = await startServer(
-    {
-      PORT: String(await freePort()),
-      LANEBOARD_DATA_DIR: dataDir,
-      LANEBOARD_WEBHOOK_ALLOW_HTTP: 'true',
-      LANEBOARD_WEBHOOK_ALLOW_PRIVATE: 'true',
-      ...env,
-    },
-    { entry: path.join(copy, 'dist/main.js') },
-  );
+  const server = await startServerWithDataDir(env, { entry: path.join(copy, 'dist/main.js') });
   return {
     ...server,
-    dataDir,
     async close() {
-      await stopServer(server, 'SIGTERM');
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await server.close();
       fs.rmSync(copy, { recursive: true, force: true });
     },
   };
