@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { useBoards } from '../api/boards';
 import type { Access, Permission } from '../api/keys';
+import { AllOrChosen } from './all-or-chosen';
 import { ErrorState, Loading } from './ui';
 
 export type { Access };
@@ -15,60 +16,41 @@ export function AccessPicker({ value, onChange }: { value: Access; onChange: (ac
     onChange({ allBoards: false, grants: permission ? [...others, { boardId, permission }] : others });
   };
   return (
-    <fieldset className="space-y-2">
-      <legend className="text-sm font-medium">Access</legend>
-      <label className="flex items-start gap-2 text-sm">
-        <input
-          type="radio"
-          name={name}
-          className="mt-0.5"
-          checked={value.allBoards}
-          onChange={() => onChange({ allBoards: true, grants: [] })}
-        />
-        <span>
-          All boards{' '}
-          <span className="text-zinc-600 dark:text-zinc-400">— edit on every board, present and future</span>
-        </span>
-      </label>
-      <label className="flex items-start gap-2 text-sm">
-        <input
-          type="radio"
-          name={name}
-          className="mt-0.5"
-          checked={!value.allBoards}
-          onChange={() => onChange({ allBoards: false, grants: value.grants })}
-        />
-        <span>Chosen boards</span>
-      </label>
-      {!value.allBoards && (
-        <div className="ml-6 space-y-2">
-          {boards.isPending && <Loading label="Loading boards…" />}
-          {boards.isError && <ErrorState error={boards.error} onRetry={() => boards.refetch()} />}
-          {boards.data?.length === 0 && (
-            <p className="text-sm text-zinc-600 dark:text-zinc-400">
-              There are no boards yet: choose All boards.
-            </p>
-          )}
-          {boards.data?.map((board) => (
-            <div key={board.id} className="flex items-center justify-between gap-2">
-              <label htmlFor={`${name}-${board.id}`} className="min-w-0 truncate text-sm">
-                {board.name}
-              </label>
-              <select
-                id={`${name}-${board.id}`}
-                value={permissionOf(board.id)}
-                onChange={(event) => setPermission(board.id, event.target.value as Permission | '')}
-                className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900"
-              >
-                <option value="">No access</option>
-                <option value="read">Read</option>
-                <option value="edit">Edit</option>
-              </select>
-            </div>
-          ))}
-        </div>
-      )}
-    </fieldset>
+    <AllOrChosen
+      legend="Access"
+      all={value.allBoards}
+      onAllChange={(all) => onChange({ allBoards: all, grants: all ? [] : value.grants })}
+      allLabel="All boards"
+      allHint="edit on every board, present and future"
+      chosenLabel="Chosen boards"
+    >
+      <div className="ml-6 space-y-2">
+        {boards.isPending && <Loading label="Loading boards…" />}
+        {boards.isError && <ErrorState error={boards.error} onRetry={() => boards.refetch()} />}
+        {boards.data?.length === 0 && (
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">
+            There are no boards yet: choose All boards.
+          </p>
+        )}
+        {boards.data?.map((board) => (
+          <div key={board.id} className="flex items-center justify-between gap-2">
+            <label htmlFor={`${name}-${board.id}`} className="min-w-0 truncate text-sm">
+              {board.name}
+            </label>
+            <select
+              id={`${name}-${board.id}`}
+              value={permissionOf(board.id)}
+              onChange={(event) => setPermission(board.id, event.target.value as Permission | '')}
+              className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+            >
+              <option value="">No access</option>
+              <option value="read">Read</option>
+              <option value="edit">Edit</option>
+            </select>
+          </div>
+        ))}
+      </div>
+    </AllOrChosen>
   );
 }
 

@@ -1,6 +1,7 @@
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { useKeys } from '../../api/keys';
 import { useCreateWebhook, useEventTypes } from '../../api/webhooks';
+import { AllOrChosen } from '../../components/all-or-chosen';
 import { Modal } from '../../components/dialog';
 import { SecretValue } from '../../components/secret-reveal';
 import { Button, FormError, fieldError, SelectField, TextField } from '../../components/ui';
@@ -17,59 +18,39 @@ function EventPicker({
   onChange: (all: boolean, chosen: string[]) => void;
   error: string | null;
 }) {
-  const name = useId();
   const types = useEventTypes();
   const toggle = (type: string, on: boolean) =>
     onChange(false, on ? [...chosen, type] : chosen.filter((t) => t !== type));
   return (
-    <fieldset className="space-y-2">
-      <legend className="text-sm font-medium">Events</legend>
-      <label className="flex items-start gap-2 text-sm">
-        <input
-          type="radio"
-          name={name}
-          className="mt-0.5"
-          checked={all}
-          onChange={() => onChange(true, chosen)}
-        />
-        <span>
-          All events{' '}
-          <span className="text-zinc-600 dark:text-zinc-400">
-            — including asset and reaction events, and types added later
-          </span>
-        </span>
-      </label>
-      <label className="flex items-start gap-2 text-sm">
-        <input
-          type="radio"
-          name={name}
-          className="mt-0.5"
-          checked={!all}
-          onChange={() => onChange(false, chosen)}
-        />
-        <span>Chosen events</span>
-      </label>
-      {!all && (
-        <div className="ml-6 grid grid-cols-1 gap-1 sm:grid-cols-2">
-          {types.data?.map((type) => (
-            <label key={type} className="flex items-center gap-2 text-sm">
-              <input
-                type="checkbox"
-                checked={chosen.includes(type)}
-                onChange={(e) => toggle(type, e.target.checked)}
-              />
-              <code>{type}</code>
-            </label>
-          ))}
-          {types.isError && <FormError error={types.error} />}
-        </div>
-      )}
-      {error && (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-          {error}
-        </p>
-      )}
-    </fieldset>
+    <AllOrChosen
+      legend="Events"
+      all={all}
+      onAllChange={(everything) => onChange(everything, chosen)}
+      allLabel="All events"
+      allHint="including asset and reaction events, and types added later"
+      chosenLabel="Chosen events"
+      after={
+        error && (
+          <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+            {error}
+          </p>
+        )
+      }
+    >
+      <div className="ml-6 grid grid-cols-1 gap-1 sm:grid-cols-2">
+        {types.data?.map((type) => (
+          <label key={type} className="flex items-center gap-2 text-sm">
+            <input
+              type="checkbox"
+              checked={chosen.includes(type)}
+              onChange={(e) => toggle(type, e.target.checked)}
+            />
+            <code>{type}</code>
+          </label>
+        ))}
+        {types.isError && <FormError error={types.error} />}
+      </div>
+    </AllOrChosen>
   );
 }
 
