@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
-import type { ReceivedRequest } from '../support/webhook-receiver.js';
+import { expect } from 'vitest';
+import type { ReceivedRequest, WebhookReceiver } from '../support/webhook-receiver.js';
 
 /** A call to a running server's external API with one key: the status and the JSON body. */
 export type ApiCall = (
@@ -72,4 +73,38 @@ export class TaskWriter {
 export function signedWith(request: ReceivedRequest, secret: string): boolean {
   const expected = `sha256=${createHmac('sha256', secret).update(request.body).digest('hex')}`;
   return request.headers['x-service-signature-256'] === expected;
+}
+
+/**
+ * What a backup test backs up, made through `call`: a board `name` with a lane, a webhook to `hookUrl`
+ * for an event nothing here fires (its only delivery will be a ping), and a TaskWriter creating tasks in
+ * the lane, 20 of them acknowledged already.
+ */
+export async function boardUnderLoad(call: ApiCall, name: string, hookUrl: string) {
+  const boardId = (await call('POST', '/boards', { name })).data.id as string;
+  const laneId = (await call('POST', `/boards/${boardId}/lanes`, { name: 'Todo' })).data.id as string;
+  const hook = await call('POST', '/webhooks', { url: hookUrl, events: ['board.deleted'] });
+  expect(hook.status).toBe(201);
+  const writer = new TaskWriter(call, boardId, laneId);
+  await writer.reached(20);
+  return { boardId, hook: { id: hook.data.id as string, secret: hook.data.secret as string }, writer };
+}
+
+/** Pings the webhook through `call`: its delivery reaches the receiver at `hookPath`, signed with `secret`. */
+export async function expectPingSigned(
+  call: ApiCall,
+  receiver: WebhookReceiver,
+  hookPath: string,
+  hook: { id: string; secret: string },
+): Promise<void> {
+  const ping = await call('POST', `/webhooks/${hook.id}/ping`);
+  expect(ping.status).toBe(202);
+  const deliveryId = ping.data.delivery_id as string;
+  const [delivery] = await receiver.waitFor(
+    1,
+    (r) => r.path === hookPath && r.headers['x-service-delivery'] === deliveryId,
+    60_000,
+  );
+  expect(JSON.parse(delivery?.body ?? '{}')).toMatchObject({ type: 'ping' });
+  expect(delivery && signedWith(delivery, hook.secret)).toBe(true);
 }

@@ -1,21 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOnPath } from '../../src/backup/pg-tools.js';
-import {
-  ensureBuilt,
-  freePort,
-  type RunningServer,
-  startServer,
-  stopServer,
-} from '../support/built-server.js';
+import { stopServer } from '../support/built-server.js';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../support/database.js';
-import { WebhookReceiver } from '../support/webhook-receiver.js';
-import { apiClient, signedWith, TaskWriter } from './backup-api.js';
+import { apiClient, boardUnderLoad, expectPingSigned } from './backup-api.js';
+import { useBackupSuite } from './backup-fixtures.js';
 import { laneboard, PROJECT_ROOT } from './run-cli.js';
 
 const MASTER_KEY = 'backup-test-master-key-0123456789abcdef';
@@ -51,27 +44,9 @@ async function countTasks(url: string): Promise<number> {
 }
 
 describe.skipIf(TEST_DATABASE_URL === null)('laneboard backup and restore (PostgreSQL)', () => {
-  let scratch: string;
   let source: TestDatabase;
   let schema: string;
-  let receiver: WebhookReceiver;
   const databases: string[] = [];
-  const servers: RunningServer[] = [];
-  const serverEnv = {
-    LANEBOARD_WEBHOOK_ALLOW_PRIVATE: 'true',
-    LANEBOARD_WEBHOOK_ALLOW_HTTP: 'true',
-    LANEBOARD_WEBHOOK_RETRY_DELAYS: '200ms',
-    LANEBOARD_SECRET_KEY: MASTER_KEY,
-  };
-  const start = async (databaseUrl: string) => {
-    const server = await startServer({
-      ...serverEnv,
-      DATABASE_URL: databaseUrl,
-      PORT: String(await freePort()),
-    });
-    servers.push(server);
-    return server;
-  };
   /** A new, empty database on the test server, dropped after the suite. */
   const freshDatabase = async () => {
     const name = `lbr_${randomBytes(6).toString('hex')}`;
@@ -81,19 +56,17 @@ describe.skipIf(TEST_DATABASE_URL === null)('laneboard backup and restore (Postg
   };
 
   beforeAll(async () => {
-    ensureBuilt();
-    scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-pg-backup-'));
-    receiver = await WebhookReceiver.start();
     source = await createTestDatabase('postgres');
     schema = new URL(source.databaseUrl as string).searchParams.get('options')?.split('=')[1] as string;
     expect(schema).toMatch(/^lbt_/);
-  }, 600_000);
+  });
   afterAll(async () => {
-    for (const server of servers) await stopServer(server, 'SIGKILL');
-    await receiver?.close();
     await source?.drop();
     for (const name of databases) await admin((client) => client.query(`drop database ${name} with (force)`));
-    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+  });
+  // After the hooks above, so that its servers are stopped before the databases are dropped.
+  const { scratch, receiver, start } = useBackupSuite('laneboard-pg-backup-', {
+    LANEBOARD_SECRET_KEY: MASTER_KEY,
   });
 
   it.skipIf(!HAS_PG_TOOLS)(
@@ -106,17 +79,11 @@ describe.skipIf(TEST_DATABASE_URL === null)('laneboard backup and restore (Postg
       const created = await laneboard(['keys', 'create', '--name', 'pg', '--all-boards', '--json'], env);
       expect(created.code, created.stderr).toBe(0);
       const key = JSON.parse(created.stdout) as { id: string; key: string };
-      const server = await start(env.DATABASE_URL);
+      const server = await start({ DATABASE_URL: env.DATABASE_URL });
       const call = apiClient(server.baseUrl, key.key);
-      const boardId = (await call('POST', '/boards', { name: 'PG' })).data.id as string;
-      const laneId = (await call('POST', `/boards/${boardId}/lanes`, { name: 'Todo' })).data.id as string;
-      const hook = await call('POST', '/webhooks', { url: receiver.url('/pg'), events: ['board.deleted'] });
-      expect(hook.status).toBe(201);
-
-      const writer = new TaskWriter(call, boardId, laneId);
-      await writer.reached(20);
+      const { boardId, hook, writer } = await boardUnderLoad(call, 'PG', receiver.url('/pg'));
       const acknowledgedBefore = [...writer.acknowledged];
-      const backupDir = path.join(scratch, 'pg-backup');
+      const backupDir = scratch('pg-backup');
       const backup = await laneboard(['backup', backupDir], env);
       await writer.stop();
       expect(backup.code, backup.stderr).toBe(0);
@@ -147,19 +114,12 @@ describe.skipIf(TEST_DATABASE_URL === null)('laneboard backup and restore (Postg
 
       const restoredEnv = { DATABASE_URL: target, LANEBOARD_SECRET_KEY: MASTER_KEY };
       expect((await laneboard(['keys', 'reveal', key.id], restoredEnv)).stdout).toBe(`${key.key}\n`);
-      const second = await start(target);
+      const second = await start({ DATABASE_URL: target });
       const restoredCall = apiClient(second.baseUrl, key.key);
       const tasks = await restoredCall('GET', `/boards/${boardId}/tasks`);
       const ids = new Set((tasks.data as unknown as Array<{ id: string }>).map((t) => t.id));
       expect(acknowledgedBefore.filter((id) => !ids.has(id))).toEqual([]);
-      const ping = await restoredCall('POST', `/webhooks/${hook.data.id as string}/ping`);
-      expect(ping.status).toBe(202);
-      const [delivery] = await receiver.waitFor(
-        1,
-        (r) => r.path === '/pg' && r.headers['x-service-delivery'] === ping.data.delivery_id,
-        60_000,
-      );
-      expect(delivery && signedWith(delivery, hook.data.secret as string)).toBe(true);
+      await expectPingSigned(restoredCall, receiver, '/pg', hook);
       await stopServer(second, 'SIGTERM');
       await stopServer(server, 'SIGTERM');
     },
@@ -167,14 +127,14 @@ describe.skipIf(TEST_DATABASE_URL === null)('laneboard backup and restore (Postg
   );
 
   it('without pg_dump and pg_restore on PATH, prints the commands that complete the backup and the restore', async () => {
-    const noTools = path.join(scratch, 'empty-path');
+    const noTools = scratch('empty-path');
     fs.mkdirSync(noTools, { recursive: true });
     const env = {
       DATABASE_URL: urlFor(new URL(TEST_DATABASE_URL as string).pathname.slice(1), schema),
       LANEBOARD_SECRET_KEY: MASTER_KEY,
       PATH: noTools,
     };
-    const backupDir = path.join(scratch, 'printed-backup');
+    const backupDir = scratch('printed-backup');
     const backup = await laneboard(['backup', backupDir], env);
     expect(backup.code, backup.stderr).toBe(0);
     expect(fs.readdirSync(backupDir).sort()).toEqual(['manifest.json', 'secret.key']);

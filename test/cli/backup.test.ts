@@ -1,16 +1,9 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ensureBuilt,
-  freePort,
-  type RunningServer,
-  startServer,
-  stopServer,
-} from '../support/built-server.js';
-import { WebhookReceiver } from '../support/webhook-receiver.js';
-import { apiClient, signedWith, TaskWriter } from './backup-api.js';
+import { describe, expect, it } from 'vitest';
+import { stopServer } from '../support/built-server.js';
+import { apiClient, boardUnderLoad, expectPingSigned } from './backup-api.js';
+import { useBackupSuite } from './backup-fixtures.js';
 import { type CliResult, laneboard, runCommand } from './run-cli.js';
 
 interface Manifest {
@@ -43,62 +36,22 @@ const readManifest = (dir: string) =>
   JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
 
 describe('laneboard backup and restore (embedded SQLite)', () => {
-  let scratch: string;
-  let receiver: WebhookReceiver;
-  const servers: RunningServer[] = [];
-  // Webhooks to the receiver on 127.0.0.1 over HTTP; retries soon.
-  const serverEnv = {
-    LANEBOARD_WEBHOOK_ALLOW_PRIVATE: 'true',
-    LANEBOARD_WEBHOOK_ALLOW_HTTP: 'true',
-    LANEBOARD_WEBHOOK_RETRY_DELAYS: '200ms',
-  };
-  const start = async (dataDir: string) => {
-    const server = await startServer({
-      ...serverEnv,
-      LANEBOARD_DATA_DIR: dataDir,
-      PORT: String(await freePort()),
-    });
-    servers.push(server);
-    return server;
-  };
-
-  beforeAll(async () => {
-    ensureBuilt();
-    scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-backup-'));
-    receiver = await WebhookReceiver.start();
-  }, 600_000);
-  afterAll(async () => {
-    for (const server of servers) await stopServer(server, 'SIGKILL');
-    await receiver?.close();
-    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
-  });
+  const { scratch, receiver, start } = useBackupSuite('laneboard-backup-');
 
   it('a backup taken under a write load restores every acknowledged row; its keys reveal and its webhook secrets sign', async () => {
-    const source = path.join(scratch, 'source');
+    const source = scratch('source');
     const env = { LANEBOARD_DATA_DIR: source };
     expect((await laneboard(['migrate'], env)).code).toBe(0);
     const created = await laneboard(['keys', 'create', '--name', 'backup', '--all-boards', '--json'], env);
     expect(created.code, created.stderr).toBe(0);
     const key = JSON.parse(created.stdout) as { id: string; key: string };
 
-    const server = await start(source);
+    const server = await start({ LANEBOARD_DATA_DIR: source });
     expect(fs.readFileSync(path.join(source, 'laneboard.pid'), 'utf8').trim()).toBe(String(server.child.pid));
     const call = apiClient(server.baseUrl, key.key);
-    const board = await call('POST', '/boards', { name: 'Backed up' });
-    const boardId = board.data.id as string;
-    const lane = await call('POST', `/boards/${boardId}/lanes`, { name: 'Todo' });
-    // A filter nothing in this test fires: the only delivery is the restored server's ping.
-    const hook = await call('POST', '/webhooks', {
-      url: receiver.url('/restored'),
-      events: ['board.deleted'],
-    });
-    expect(hook.status).toBe(201);
-    const secret = hook.data.secret as string;
-
-    const writer = new TaskWriter(call, boardId, lane.data.id as string);
-    await writer.reached(20);
+    const { boardId, hook, writer } = await boardUnderLoad(call, 'Backed up', receiver.url('/restored'));
     const acknowledgedBefore = [...writer.acknowledged];
-    const backupDir = path.join(scratch, 'backup');
+    const backupDir = scratch('backup');
     const backup = await laneboard(['backup', backupDir], env);
     const duringBackup = writer.acknowledged.length - acknowledgedBefore.length;
     await writer.stop();
@@ -137,7 +90,7 @@ describe('laneboard backup and restore (embedded SQLite)', () => {
     expectRefusal(await laneboard(['restore', backupDir], env), `${source} is not empty`);
     expect(snapshot(source)).toEqual(sourceBefore);
 
-    const target = path.join(scratch, 'restored');
+    const target = scratch('restored');
     const restoredEnv = { LANEBOARD_DATA_DIR: target };
     const restored = await laneboard(['restore', backupDir], restoredEnv);
     expect(restored.code, restored.stderr).toBe(0);
@@ -151,7 +104,7 @@ describe('laneboard backup and restore (embedded SQLite)', () => {
       stdout: `${key.key}\n`,
       stderr: '',
     });
-    const second = await start(target);
+    const second = await start({ LANEBOARD_DATA_DIR: target });
     const restoredCall = apiClient(second.baseUrl, key.key);
     const tasks = await restoredCall('GET', `/boards/${boardId}/tasks`);
     expect(tasks.status).toBe(200);
@@ -163,29 +116,20 @@ describe('laneboard backup and restore (embedded SQLite)', () => {
     expect(rows.filter((t) => !writer.acknowledged.includes(t.id))).toEqual([]);
 
     // The webhook secret still signs.
-    const ping = await restoredCall('POST', `/webhooks/${hook.data.id as string}/ping`);
-    expect(ping.status).toBe(202);
-    const deliveryId = ping.data.delivery_id as string;
-    const [delivery] = await receiver.waitFor(
-      1,
-      (r) => r.path === '/restored' && r.headers['x-service-delivery'] === deliveryId,
-      60_000,
-    );
-    expect(JSON.parse(delivery?.body ?? '{}')).toMatchObject({ type: 'ping' });
-    expect(delivery && signedWith(delivery, secret)).toBe(true);
+    await expectPingSigned(restoredCall, receiver, '/restored', hook);
     await stopServer(second, 'SIGTERM');
   }, 300_000);
 
   it('refuses a tampered file, a missing or corrupt manifest, a newer schema and another master key, writing nothing; a stale laneboard.pid holds nothing', async () => {
-    const source = path.join(scratch, 'small');
+    const source = scratch('small');
     const env = { LANEBOARD_DATA_DIR: source };
     expect((await laneboard(['migrate'], env)).code).toBe(0);
-    const backupDir = path.join(scratch, 'small-backup');
+    const backupDir = scratch('small-backup');
     expect((await laneboard(['backup', backupDir], env)).code).toBe(0);
-    const target = path.join(scratch, 'never-written');
+    const target = scratch('never-written');
     const restoreFrom = (dir: string) => laneboard(['restore', dir], { LANEBOARD_DATA_DIR: target });
     const variant = (name: string, change: (dir: string) => void) => {
-      const dir = path.join(scratch, name);
+      const dir = scratch(name);
       fs.cpSync(backupDir, dir, { recursive: true });
       change(dir);
       return dir;
@@ -237,25 +181,25 @@ describe('laneboard backup and restore (embedded SQLite)', () => {
     expect(fs.readdirSync(target).sort()).toEqual(['laneboard.sqlite', 'secret.key']);
 
     // A backup that fails part-way leaves no directory behind.
-    const broken = path.join(scratch, 'broken');
+    const broken = scratch('broken');
     fs.mkdirSync(broken);
     fs.writeFileSync(path.join(broken, 'laneboard.sqlite'), 'not a database, not a database, not a database');
     fs.copyFileSync(path.join(source, 'secret.key'), path.join(broken, 'secret.key'));
-    const failed = await laneboard(['backup', path.join(scratch, 'from-broken')], {
+    const failed = await laneboard(['backup', scratch('from-broken')], {
       LANEBOARD_DATA_DIR: broken,
     });
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain('not a database');
-    expect(fs.existsSync(path.join(scratch, 'from-broken'))).toBe(false);
+    expect(fs.existsSync(scratch('from-broken'))).toBe(false);
     fs.rmSync(path.join(broken, 'secret.key'));
     expectRefusal(
-      await laneboard(['backup', path.join(scratch, 'no-key')], { LANEBOARD_DATA_DIR: broken }),
+      await laneboard(['backup', scratch('no-key')], { LANEBOARD_DATA_DIR: broken }),
       'there is no master key to back up',
     );
-    expect(fs.existsSync(path.join(scratch, 'no-key'))).toBe(false);
+    expect(fs.existsSync(scratch('no-key'))).toBe(false);
 
     // A file where the directory should be.
-    const file = path.join(scratch, 'a-file');
+    const file = scratch('a-file');
     fs.writeFileSync(file, 'x');
     expectRefusal(await laneboard(['backup', file], env), `${file} is not a directory`);
   }, 300_000);
