@@ -1,40 +1,33 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  addLanes,
   type BoardWorld,
-  createdId,
-  expectAccessible,
-  newContext,
+  createAgentWithKey,
+  type ExtApi,
+  extApi,
   openBoardWorld,
-  screenshot,
-  signIn,
-  uiApi,
-} from './support.js';
+  signedInPage,
+} from './fixtures.js';
+import { createdId, expectAccessible, screenshot, uiApi } from './support.js';
 
 /** The pictures of a board with assignees and an agent at work, for the docs (issue 26). */
 describe('a board with assignees, pictured', { timeout: 120_000 }, () => {
   let world: BoardWorld;
   let page: Page;
   let agentId: string;
-  /** The agent's own key: its turns and comments are the agent's, so its cards show it at work. */
-  let agentKey: string;
-  const asAgent = (method: string, path: string, body?: unknown) =>
-    fetch(`${world.server.baseUrl}/api/ext/v1${path}`, {
-      method,
-      headers: { authorization: `Bearer ${agentKey}`, 'content-type': 'application/json' },
-      body: body === undefined ? null : JSON.stringify(body),
-    });
+  /**
+   * The external API with the agent's own key: its turns and comments are the agent's, so its cards show it
+   * at work.
+   */
+  let asAgent: ExtApi;
 
   beforeAll(async () => {
     world = await openBoardWorld();
     ({ page } = world);
-    agentId = createdId(await uiApi(page, 'POST', '/agents', { name: 'Claude' }));
-    const key = await uiApi(page, 'POST', `/agents/${agentId}/keys`, {
-      name: 'claude-key',
-      allBoards: true,
-      grants: [],
-    });
-    agentKey = (key.body as { data: { key: string } }).data.key;
+    const agent = await createAgentWithKey(page, { agent: 'Claude', key: 'claude-key' });
+    agentId = agent.agentId;
+    asAgent = extApi(world.server.baseUrl, agent.key);
   }, 240_000);
   afterAll(async () => {
     await world?.close();
@@ -42,10 +35,7 @@ describe('a board with assignees, pictured', { timeout: 120_000 }, () => {
 
   it('screenshots: a board with assignees and an agent at work (light, dark, phone)', async () => {
     const launch = createdId(await uiApi(page, 'POST', '/boards', { name: 'Launch' }));
-    const lanes: Record<string, string> = {};
-    for (const name of ['Todo', 'Doing', 'Review']) {
-      lanes[name] = createdId(await uiApi(page, 'POST', `/boards/${launch}/lanes`, { name }));
-    }
+    const lanes = await addLanes(page, launch, ['Todo', 'Doing', 'Review']);
     const me = ((await uiApi(page, 'GET', '/session')).body as { data: { id: string } }).data.id;
     const cards: Array<[string, string, Record<string, unknown>, string[]]> = [
       ['Todo', 'Pricing page copy', { tags: ['web'], priority: 2 }, [me]],
@@ -83,11 +73,8 @@ describe('a board with assignees, pictured', { timeout: 120_000 }, () => {
     await expectAccessible(page, 'board with assignees and an agent at work');
     await screenshot(page, 'board-assignees');
     for (const options of [{ dark: true }, { phone: true }]) {
-      const context = await newContext(world.browser, world.server.baseUrl, options);
+      const other = await signedInPage(world, options);
       try {
-        const other = await context.newPage();
-        await signIn(other, 'ada@example.com');
-        await other.waitForURL((url) => url.pathname === '/');
         await other.goto(`/boards/${launch}`);
         // On a phone one lane fills the screen: the lane tabs bring the agent's lane into view.
         if (options.phone) {
@@ -100,7 +87,7 @@ describe('a board with assignees, pictured', { timeout: 120_000 }, () => {
         await expectAccessible(other, `board with assignees (${JSON.stringify(options)})`);
         await screenshot(other, options.dark ? 'board-assignees-dark' : 'board-assignees-phone');
       } finally {
-        await context.close();
+        await other.context().close();
       }
     }
   });

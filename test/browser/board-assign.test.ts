@@ -3,14 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import {
   type BoardWorld,
-  createdId,
-  expectAccessible,
-  newContext,
+  createAgentWithKey,
+  type ExtApi,
+  extApi,
   openBoardWorld,
-  screenshot,
-  signIn,
-  uiApi,
-} from './support.js';
+  signedInPage,
+} from './fixtures.js';
+import { createdId, expectAccessible, screenshot, uiApi } from './support.js';
 
 /** Assigning people and agents on the board and the task page (issues 26 and 27). */
 describe('assigning on the board', { timeout: 90_000 }, () => {
@@ -18,21 +17,12 @@ describe('assigning on the board', { timeout: 90_000 }, () => {
   let page: Page;
   let boardId: string;
   let receiver: WebhookReceiver;
-  /** The agent's own key: its changes are the agent's. */
-  let agentKey: string;
+  /** The external API with the agent's own key: its changes are the agent's. */
+  let asAgent: ExtApi;
   let agentId: string;
   const tasks: Record<string, string> = {};
 
   const card = (title: string) => page.locator(`li[aria-label="${title}"]`);
-  const asAgent = (method: string, path: string, body?: unknown) =>
-    fetch(`${world.server.baseUrl}/api/ext/v1${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${agentKey}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? null : JSON.stringify(body),
-    });
   const assigneesOf = async (title: string) =>
     (
       (await uiApi(page, 'GET', `/boards/${boardId}/tasks/${tasks[title]}`)).body as {
@@ -48,13 +38,9 @@ describe('assigning on the board', { timeout: 90_000 }, () => {
     for (const title of ['Write the docs', 'Fix the build', 'Ship it', 'Crowded']) {
       tasks[title] = createdId(await uiApi(page, 'POST', `/boards/${boardId}/tasks`, { title, laneId }));
     }
-    agentId = createdId(await uiApi(page, 'POST', '/agents', { name: 'Claude' }));
-    const key = await uiApi(page, 'POST', `/agents/${agentId}/keys`, {
-      name: 'claude-key',
-      allBoards: true,
-      grants: [],
-    });
-    agentKey = (key.body as { data: { key: string } }).data.key;
+    const agent = await createAgentWithKey(page, { agent: 'Claude', key: 'claude-key' });
+    agentId = agent.agentId;
+    asAgent = extApi(world.server.baseUrl, agent.key);
     const retired = createdId(await uiApi(page, 'POST', '/agents', { name: 'Retired bot' }));
     expect((await uiApi(page, 'POST', `/agents/${retired}/deactivate`)).status).toBe(200);
     const hook = await world.ext('POST', '/webhooks', { url: receiver.url(), events: ['task.assigned'] });
@@ -159,11 +145,8 @@ describe('assigning on the board', { timeout: 90_000 }, () => {
   it('a turn the agent pushes marks the card “Claude at work”, live; the mark lapses after 10 minutes', async () => {
     // A browser context of its own (a clock is the context's), whose clock the test moves; the
     // server's clock is real.
-    const context = await newContext(world.browser, world.server.baseUrl);
+    const watcher = await signedInPage(world);
     try {
-      const watcher = await context.newPage();
-      await signIn(watcher, 'ada@example.com');
-      await watcher.waitForURL((url) => url.pathname === '/');
       await watcher.clock.install();
       await watcher.goto(`/boards/${boardId}`);
       const watched = watcher.locator('li[aria-label="Write the docs"]');
@@ -190,7 +173,7 @@ describe('assigning on the board', { timeout: 90_000 }, () => {
       await watcher.clock.fastForward('01:30');
       await mark.waitFor({ state: 'detached' });
     } finally {
-      await context.close();
+      await watcher.context().close();
     }
   });
 

@@ -1,15 +1,7 @@
 import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type BoardWorld,
-  boardState,
-  createdId,
-  dragWithMouse,
-  openBoardWorld,
-  pickUpWithKeyboard,
-  screenshot,
-  uiApi,
-} from './support.js';
+import { addLanes, type BoardWorld, openBoardWorld } from './fixtures.js';
+import { boardState, dragWithMouse, pickUpWithKeyboard, screenshot, uiApi } from './support.js';
 
 /** Moves and creates on the board: what the tab does before, without and after the server's answer. */
 describe('board changes in the browser', { timeout: 60_000 }, () => {
@@ -25,10 +17,7 @@ describe('board changes in the browser', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     world = await openBoardWorld();
     ({ page, boardId } = world);
-    const laneOf: Record<string, string> = {};
-    for (const name of ['Todo', 'Doing']) {
-      laneOf[name] = createdId(await uiApi(page, 'POST', `/boards/${boardId}/lanes`, { name }));
-    }
+    const laneOf = await addLanes(page, boardId, ['Todo', 'Doing']);
     for (const [title, laneName] of [
       ['Write the docs', 'Todo'],
       ['Ship it', 'Doing'],

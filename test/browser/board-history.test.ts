@@ -1,14 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  addLaneAndTask,
-  type BoardWorld,
-  createdId,
-  expectAccessible,
-  openBoardWorld,
-  screenshot,
-  uiApi,
-} from './support.js';
+import { addLaneAndTask, type BoardWorld, createAgentWithKey, openBoardWorld } from './fixtures.js';
+import { expectAccessible, screenshot } from './support.js';
 
 /** The board's history says who did what (a person, an agent, a key) and through what (UI, API, MCP). */
 describe('board history in the browser', { timeout: 60_000 }, () => {
@@ -29,11 +22,7 @@ describe('board history in the browser', { timeout: 60_000 }, () => {
       lane: 'Todo',
       task: 'Ship the release',
     });
-    const agentId = createdId(await uiApi(page, 'POST', '/agents', { name: 'Claude' }));
-    const agentKey = (
-      (await uiApi(page, 'POST', `/agents/${agentId}/keys`, { name: 'runner', allBoards: true, grants: [] }))
-        .body as { data: { key: string } }
-    ).data.key;
+    const { key: agentKey } = await createAgentWithKey(page, { agent: 'Claude', key: 'runner' });
     const comment = await fetch(
       `${world.server.baseUrl}/api/ext/v1/boards/${boardId}/tasks/${taskId}/comments`,
       {

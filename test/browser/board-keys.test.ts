@@ -1,16 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type BoardWorld,
-  boardState,
-  createdId,
-  expectAccessible,
-  newContext,
-  openBoardWorld,
-  screenshot,
-  signIn,
-  uiApi,
-} from './support.js';
+import { addLanes, type BoardWorld, openBoardWorld, signedInPage } from './fixtures.js';
+import { boardState, expectAccessible, screenshot, uiApi } from './support.js';
 
 /** The id of the card that holds focus (its title link is what the keys focus). */
 const focusedCard = (page: Page) =>
@@ -25,16 +16,13 @@ describe('the board, wide and by keyboard', { timeout: 90_000 }, () => {
   let world: BoardWorld;
   let page: Page;
   let boardId: string;
-  const lanes: Record<string, string> = {};
   const lane = (name: string) => page.getByRole('region', { name });
   const order = (laneName: string) => boardState(page, boardId).order(laneName);
 
   beforeAll(async () => {
     world = await openBoardWorld();
     ({ page, boardId } = world);
-    for (const name of ['Todo', 'Doing', 'Review', 'Done', 'Later']) {
-      lanes[name] = createdId(await uiApi(page, 'POST', `/boards/${boardId}/lanes`, { name }));
-    }
+    const lanes = await addLanes(page, boardId, ['Todo', 'Doing', 'Review', 'Done', 'Later']);
     const me = (await uiApi(page, 'GET', '/session')).body as { data: { id: string } };
     for (const [title, laneName, extra] of [
       ['Write the docs', 'Todo', { priority: 2, tags: ['docs', 'ui'] }],
@@ -169,9 +157,7 @@ describe('the board, wide and by keyboard', { timeout: 90_000 }, () => {
   });
 
   it('in dark and on a phone: one lane per screen that snaps, a moved card scrolled into view', async () => {
-    const dark = await (await newContext(world.browser, world.server.baseUrl, { dark: true })).newPage();
-    await signIn(dark, 'ada@example.com');
-    await dark.waitForURL((url) => url.pathname === '/');
+    const dark = await signedInPage(world, { dark: true });
     await dark.setViewportSize({ width: 1600, height: 900 });
     await dark.goto(`/boards/${boardId}`);
     await dark.getByRole('region', { name: 'Later' }).getByRole('listitem').first().waitFor();
@@ -179,9 +165,7 @@ describe('the board, wide and by keyboard', { timeout: 90_000 }, () => {
     await expectAccessible(dark, 'wide board, dark');
     await dark.context().close();
 
-    const phone = await (await newContext(world.browser, world.server.baseUrl, { phone: true })).newPage();
-    await signIn(phone, 'ada@example.com');
-    await phone.waitForURL((url) => url.pathname === '/');
+    const phone = await signedInPage(world, { phone: true });
     await phone.goto(`/boards/${boardId}`);
     const todo = phone.getByRole('region', { name: 'Todo' });
     await todo.getByRole('listitem', { name: 'Ship it' }).waitFor();

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BoardWorld, createdId, openBoardWorld, screenshot, uiApi } from './support.js';
+import { type BoardWorld, openBoardWorld } from './fixtures.js';
+import { createdId, screenshot, uiApi } from './support.js';
 
 /** Issue 12: a board of thousands of tasks opens without long main-thread tasks. */
 describe('a large board in the browser', { timeout: 60_000 }, () => {

@@ -1,23 +1,17 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BoardWorld, openBoardWorld, signedInPage } from './fixtures.js';
 import {
-  type BoardWorld,
   boardState,
   dragWithMouse,
   expectAccessible,
-  newContext,
-  openBoardWorld,
   pageOverflow,
   pickUpWithKeyboard,
   screenshot,
-  signIn,
-  type UiServer,
 } from './support.js';
 
 describe('the board in the browser', { timeout: 60_000 }, () => {
   let world: BoardWorld;
-  let server: UiServer;
-  let browser: Browser;
   let page: Page;
   let boardId: string;
 
@@ -28,7 +22,7 @@ describe('the board in the browser', { timeout: 60_000 }, () => {
 
   beforeAll(async () => {
     world = await openBoardWorld();
-    ({ server, browser, page, boardId } = world);
+    ({ page, boardId } = world);
   }, 120_000);
   afterAll(async () => {
     await world?.close();
@@ -82,9 +76,7 @@ describe('the board in the browser', { timeout: 60_000 }, () => {
   });
 
   it('moves a task with "Move to…" at phone width, to the exact position', async () => {
-    const phone = await (await newContext(browser, server.baseUrl, { phone: true })).newPage();
-    await signIn(phone, 'ada@example.com');
-    await phone.waitForURL((url) => url.pathname === '/');
+    const phone = await signedInPage(world, { phone: true });
     await phone.goto(`/boards/${boardId}`);
     await phone.getByRole('region', { name: 'Todo' }).waitFor();
     // The lanes scroll sideways inside their row; the page itself never does.
@@ -190,9 +182,7 @@ describe('the board in the browser', { timeout: 60_000 }, () => {
   });
 
   it('follows the system theme', async () => {
-    const dark = await (await newContext(browser, server.baseUrl, { dark: true })).newPage();
-    await signIn(dark, 'ada@example.com');
-    await dark.waitForURL((url) => url.pathname === '/');
+    const dark = await signedInPage(world, { dark: true });
     await dark.goto(`/boards/${boardId}`);
     await dark.getByRole('region', { name: 'Doing' }).getByRole('listitem', { name: 'Ship it' }).waitFor();
     const background = await dark.evaluate(

@@ -1,16 +1,15 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  addLanes,
   type BoardWorld,
-  createdId,
-  expectAccessible,
-  newContext,
+  createAgentWithKey,
+  type ExtApi,
+  extApi,
   openBoardWorld,
-  PASSWORD,
-  screenshot,
-  signIn,
-  uiApi,
-} from './support.js';
+  signedInPage,
+} from './fixtures.js';
+import { createdId, expectAccessible, screenshot, uiApi } from './support.js';
 
 /**
  * The inbox (issue 29): a mention written through the external API reaches the mentioned person's open
@@ -21,35 +20,21 @@ describe('inbox and mentions in the browser', { timeout: 120_000 }, () => {
   let page: Page;
   let boardId: string;
   let taskId: string;
-  let agentKey: string;
+  /** The external API with the agent's own key. */
+  let agentApi: ExtApi;
 
-  const agentApi = (method: string, path: string, body?: unknown) =>
-    fetch(`${world.server.baseUrl}/api/ext/v1${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${agentKey}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? null : JSON.stringify(body),
-    });
   const badge = () => page.getByTestId('unread-badge');
 
   beforeAll(async () => {
     world = await openBoardWorld({ boardName: 'Roadmap' });
     ({ page, boardId } = world);
-    const agentId = createdId(await uiApi(page, 'POST', '/agents', { name: 'Claude' }));
-    const key = await uiApi(page, 'POST', `/agents/${agentId}/keys`, {
-      name: 'claude',
-      allBoards: true,
-      grants: [],
-    });
-    agentKey = (key.body as { data: { key: string } }).data.key;
-    const todo = createdId(await uiApi(page, 'POST', `/boards/${boardId}/lanes`, { name: 'Todo' }));
-    await uiApi(page, 'POST', `/boards/${boardId}/lanes`, { name: 'Done' });
+    const agent = await createAgentWithKey(page, { agent: 'Claude', key: 'claude' });
+    agentApi = extApi(world.server.baseUrl, agent.key);
+    const lanes = await addLanes(page, boardId, ['Todo', 'Done']);
     taskId = createdId(
       await uiApi(page, 'POST', `/boards/${boardId}/tasks`, {
         title: 'Write the release notes',
-        laneId: todo,
+        laneId: lanes.Todo,
       }),
     );
     const me = (await uiApi(page, 'GET', '/session')).body as { data: { id: string } };
@@ -88,15 +73,12 @@ describe('inbox and mentions in the browser', { timeout: 120_000 }, () => {
     await screenshot(page, 'inbox-light');
 
     for (const options of [{ dark: true }, { phone: true }]) {
-      const context = await newContext(world.browser, world.server.baseUrl, options);
-      const other = await context.newPage();
-      await signIn(other, 'ada@example.com', PASSWORD);
-      await other.waitForURL((url) => !url.pathname.startsWith('/login'));
+      const other = await signedInPage(world, options);
       await other.goto('/inbox');
       await other.getByRole('listitem').filter({ hasText: 'Claude mentioned you in' }).waitFor();
       await other.getByTestId('unread-badge').waitFor();
       await screenshot(other, options.dark ? 'inbox-dark' : 'inbox-phone');
-      await context.close();
+      await other.context().close();
     }
 
     await expectAccessible(page, 'the inbox');

@@ -1,16 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
-import {
-  expectAccessible,
-  launchBrowser,
-  newContext,
-  screenshot,
-  setUpOwner,
-  startUiServer,
-  type UiServer,
-  uiApi,
-} from './support.js';
+import { extApi, type OwnerWorld, openOwnerWorld } from './fixtures.js';
+import { expectAccessible, screenshot, uiApi } from './support.js';
 
 interface Delivered {
   id: string;
@@ -19,19 +11,15 @@ interface Delivered {
 }
 
 describe('API keys and webhooks in the browser', { timeout: 60_000 }, () => {
-  let server: UiServer;
-  let browser: Browser;
+  let world: OwnerWorld;
   let receiver: WebhookReceiver;
   let page: Page;
   let boardId: string;
+  /** The key the page creates, shown once. */
   let key: string;
 
-  const ext = (method: string, path: string, body?: unknown, token = key) =>
-    fetch(`${server.baseUrl}/api/ext/v1${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : null,
-    });
+  const ext = (method: string, path: string, body?: unknown) =>
+    extApi(world.server.baseUrl, key)(method, path, body);
   const events = () => receiver.requests.map((r) => JSON.parse(r.body) as Delivered);
   const firstLane = async () => {
     const board = (await (await ext('GET', `/boards/${boardId}`)).json()) as {
@@ -43,19 +31,16 @@ describe('API keys and webhooks in the browser', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     // One after the other: both at once on a busy machine can outlast the server's start-up wait.
     receiver = await WebhookReceiver.start();
-    server = await startUiServer({ LANEBOARD_WEBHOOK_RETRY_DELAYS: '1s' });
-    browser = await launchBrowser();
-    page = await (await newContext(browser, server.baseUrl)).newPage();
-    await setUpOwner(page);
+    world = await openOwnerWorld({ env: { LANEBOARD_WEBHOOK_RETRY_DELAYS: '1s' } });
+    ({ page } = world);
     const board = await uiApi(page, 'POST', '/boards', { name: 'Roadmap' });
     expect(board.status).toBe(201);
     boardId = (board.body as { data: { id: string } }).data.id;
     await uiApi(page, 'POST', '/boards', { name: 'Ops' });
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
+    await world?.close();
     await receiver?.close();
-    await server?.close();
   });
 
   it('shows an empty key list with the next step', async () => {

@@ -8,10 +8,11 @@ import {
   startIdentityProvider,
   type TestAccount,
 } from '../support/identity-provider.js';
+import { type OwnerWorld, openOwnerWorld } from './fixtures.js';
 import {
   expectAccessible,
-  launchBrowser,
   newContext,
+  OWNER,
   PASSWORD,
   screenshot,
   setUpOwner,
@@ -19,8 +20,6 @@ import {
   type UiServer,
   uiApi,
 } from './support.js';
-
-const OWNER = { name: 'Ada Owner', email: 'ada@example.com' };
 
 function ssoEnv(port: number, idp: IdentityProvider, extra: Record<string, string> = {}) {
   return {
@@ -52,6 +51,7 @@ async function expectRefusal(page: Page, reason: string, words: RegExp): Promise
 
 describe('single sign-on with OpenID Connect in the browser', { timeout: 90_000 }, () => {
   let idp: IdentityProvider;
+  let world: OwnerWorld;
   let server: UiServer;
   let passwordOffServer: UiServer;
   let browser: Browser;
@@ -63,17 +63,14 @@ describe('single sign-on with OpenID Connect in the browser', { timeout: 90_000 
     idp = await startIdentityProvider(
       [port, passwordOffPort].map((p) => `http://127.0.0.1:${p}/api/ui/oidc/callback`),
     );
-    server = await startUiServer(ssoEnv(port, idp));
+    world = await openOwnerWorld({ env: ssoEnv(port, idp) });
+    ({ server, browser, page: owner } = world);
     passwordOffServer = await startUiServer(
       ssoEnv(passwordOffPort, idp, { LANEBOARD_OIDC_PASSWORD_SIGNIN: 'false' }),
     );
-    browser = await launchBrowser();
-    owner = await (await newContext(browser, server.baseUrl)).newPage();
-    await setUpOwner(owner, OWNER);
   }, 420_000);
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    await world?.close();
     await passwordOffServer?.close();
     await idp?.close();
   });

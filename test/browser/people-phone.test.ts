@@ -1,49 +1,28 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  expectAccessible,
-  launchBrowser,
-  newContext,
-  PASSWORD,
-  pageOverflow,
-  screenshot,
-  setUpOwner,
-  startUiServer,
-  type UiServer,
-  uiApi,
-} from './support.js';
+import { addMember, type OwnerWorld, openOwnerWorld } from './fixtures.js';
+import { expectAccessible, pageOverflow, screenshot } from './support.js';
 
 /** One word with no place to break it: a name like this once pushed the page 45 px past a phone's edge. */
 const LONG_NAME = 'Maximilianawolkensteinrodeneggvontrostburg';
 const PEOPLE = [
   { name: 'Mia Owner', email: 'mia@example.com' },
   { name: LONG_NAME, email: 'maximiliana.wolkenstein@example.com' },
-];
+] as const;
 
 describe('Settings › People on a phone (390 px)', { timeout: 60_000 }, () => {
-  let server: UiServer;
-  let browser: Browser;
+  let world: OwnerWorld;
   let page: Page;
 
   beforeAll(async () => {
-    server = await startUiServer();
-    browser = await launchBrowser();
-    page = await (await newContext(browser, server.baseUrl, { phone: true })).newPage();
-    await setUpOwner(page, PEOPLE[0]);
+    const [owner, member] = PEOPLE;
+    world = await openOwnerWorld({ owner, phone: true });
+    ({ page } = world);
     // The second person joins through an invite, in a context of their own.
-    const invite = await uiApi(page, 'POST', '/invites', { role: 'member' });
-    const token = (invite.body as { data: { url: string } }).data.url.split('/invite/')[1];
-    const joiner = await (await newContext(browser, server.baseUrl)).newPage();
-    await joiner.goto('/login');
-    const accepted = await uiApi(joiner, 'POST', `/invites/${token}/accept`, {
-      ...PEOPLE[1],
-      password: PASSWORD,
-    });
-    expect(accepted.status).toBe(201);
+    await addMember(world, page, member);
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    await world?.close();
   });
 
   it('shows every email in full and never scrolls sideways, even for a long unbreakable name', async () => {

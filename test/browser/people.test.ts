@@ -4,6 +4,7 @@ import {
   expectAccessible,
   launchBrowser,
   newContext,
+  OWNER,
   PASSWORD,
   screenshot,
   signIn,
@@ -11,8 +12,6 @@ import {
   type UiServer,
   uiApi,
 } from './support.js';
-
-const OWNER = { name: 'Ada Owner', email: 'ada@example.com' };
 
 describe('people, sign-in and roles in the browser', { timeout: 60_000 }, () => {
   let server: UiServer;

@@ -1,15 +1,8 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  addLaneAndTask,
-  type BoardWorld,
-  createdId,
-  expectAccessible,
-  openBoardWorld,
-  SCREENSHOTS,
-  uiApi,
-} from './support.js';
+import { addLaneAndTask, type BoardWorld, createAgentWithKey, extApi, openBoardWorld } from './fixtures.js';
+import { createdId, expectAccessible, SCREENSHOTS, uiApi } from './support.js';
 
 /**
  * Opening a task at the text that matched or notified (issue 29): a comment or todo hit of the palette
@@ -98,18 +91,15 @@ describe('a search hit or a notification opens the task at its comment', { timeo
     );
 
     // An agent mentions Ada in a comment: her inbox has a line that opens at it.
-    const agentId = createdId(await uiApi(page, 'POST', '/agents', { name: 'Claude' }));
-    const key = await uiApi(page, 'POST', `/agents/${agentId}/keys`, {
-      name: 'c',
-      allBoards: true,
-      grants: [],
-    });
-    const agentKey = (key.body as { data: { key: string } }).data.key;
-    const res = await fetch(`${world.server.baseUrl}/api/ext/v1/boards/${boardId}/tasks/${taskId}/comments`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${agentKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ body: '@Ada Owner the flamingo numbers are in', authorName: 'Claude' }),
-    });
+    const agent = await createAgentWithKey(page, { agent: 'Claude', key: 'c' });
+    const res = await extApi(world.server.baseUrl, agent.key)(
+      'POST',
+      `/boards/${boardId}/tasks/${taskId}/comments`,
+      {
+        body: '@Ada Owner the flamingo numbers are in',
+        authorName: 'Claude',
+      },
+    );
     expect(res.status).toBe(201);
     mentionComment = ((await res.json()) as { data: { id: string } }).data.id;
     for (let i = 14; i <= 16; i++) await comment(`Measurement ${i}: steady.`);

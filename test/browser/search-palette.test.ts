@@ -1,18 +1,8 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  addLaneAndTask,
-  type BoardWorld,
-  createdId,
-  expectAccessible,
-  newContext,
-  openBoardWorld,
-  SCREENSHOTS,
-  screenshot,
-  signIn,
-  uiApi,
-} from './support.js';
+import { addLaneAndTask, type BoardWorld, openBoardWorld, signedInPage } from './fixtures.js';
+import { createdId, expectAccessible, SCREENSHOTS, screenshot, uiApi } from './support.js';
 
 /** The time from the last keystroke to its results on screen; generous, the machine is shared. */
 const RESULTS_SHOWN_BOUND_MS = 3000;
@@ -217,10 +207,7 @@ describe('search in the web UI', { timeout: 120_000 }, () => {
       ['dark', { dark: true }],
       ['phone', { phone: true }],
     ] as const) {
-      const context = await newContext(world.browser, world.server.baseUrl, options);
-      const other = await context.newPage();
-      await signIn(other, 'ada@example.com');
-      await other.waitForURL((url) => !url.pathname.startsWith('/login'));
+      const other = await signedInPage(world, options);
       await other.goto('/search?q=wombat&kind=comment');
       await other.getByText('20 results shown, more below').waitFor();
       await screenshot(other, `search-results-${suffix}`);
@@ -230,7 +217,7 @@ describe('search in the web UI', { timeout: 120_000 }, () => {
       await dialog.getByRole('option', { name: /Search all results/ }).waitFor();
       await dialog.locator('[data-palette-item^="task-"] mark').first().waitFor();
       await paletteScreenshot(other, `search-palette-${suffix}`);
-      await context.close();
+      await other.context().close();
     }
   });
 });

@@ -1,41 +1,25 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  expectAccessible,
-  launchBrowser,
-  newContext,
-  PASSWORD,
-  screenshot,
-  setUpOwner,
-  signIn,
-  startUiServer,
-  type UiServer,
-  uiApi,
-} from './support.js';
-
-const OWNER = { name: 'Ada Owner', email: 'ada@example.com' };
+import { extApi, type OwnerWorld, openOwnerWorld, signedInPage } from './fixtures.js';
+import { expectAccessible, newContext, PASSWORD, pageOverflow, screenshot, uiApi } from './support.js';
 
 describe('Settings › Agents in the browser', { timeout: 90_000 }, () => {
-  let server: UiServer;
-  let browser: Browser;
+  let world: OwnerWorld;
   let page: Page;
+  /** The agent's key the page creates, shown once. */
   let key: string;
 
-  const ext = (path: string, token = key) =>
-    fetch(`${server.baseUrl}/api/ext/v1${path}`, { headers: { authorization: `Bearer ${token}` } });
+  const ext = (path: string) => extApi(world.server.baseUrl, key)('GET', path);
   const agentRow = () => page.getByRole('listitem', { name: /bot$/ }).first();
 
   beforeAll(async () => {
-    server = await startUiServer();
-    browser = await launchBrowser();
-    page = await (await newContext(browser, server.baseUrl)).newPage();
-    await setUpOwner(page, OWNER);
+    world = await openOwnerWorld();
+    ({ page } = world);
     expect((await uiApi(page, 'POST', '/boards', { name: 'Roadmap' })).status).toBe(201);
     expect((await uiApi(page, 'POST', '/boards', { name: 'Ops' })).status).toBe(201);
   }, 180_000);
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    await world?.close();
   });
 
   it('shows Agents in the Settings menu of an owner, with an empty list', async () => {
@@ -118,29 +102,19 @@ describe('Settings › Agents in the browser', { timeout: 90_000 }, () => {
 
   it('looks right dark and on a phone', async () => {
     for (const options of [{ dark: true }, { phone: true }]) {
-      const context = await newContext(browser, server.baseUrl, options);
+      const other = await signedInPage(world, options);
       try {
-        const other = await context.newPage();
-        await signIn(other, OWNER.email);
-        await other.waitForURL((url) => !url.pathname.startsWith('/login'));
         await other.goto('/settings/agents');
         await other.getByRole('heading', { name: 'Deploy bot' }).waitFor();
         await other.getByRole('listitem', { name: 'CI runner' }).waitFor();
         await expectAccessible(other, `agents page (${JSON.stringify(options)})`);
         if (options.phone) {
-          const overflow = await other.evaluate(() => {
-            const root = (
-              globalThis as unknown as {
-                document: { documentElement: { scrollWidth: number; clientWidth: number } };
-              }
-            ).document.documentElement;
-            return root.scrollWidth - root.clientWidth;
-          });
-          expect(overflow).toBe(0);
+          const { scrollWidth, clientWidth } = await pageOverflow(other);
+          expect(scrollWidth - clientWidth).toBe(0);
         }
         await screenshot(other, options.dark ? 'settings-agents-dark' : 'settings-agents-phone');
       } finally {
-        await context.close();
+        await other.context().close();
       }
     }
   });
@@ -163,7 +137,7 @@ describe('Settings › Agents in the browser', { timeout: 90_000 }, () => {
     const invite = await uiApi(page, 'POST', '/invites', { role: 'member' });
     expect(invite.status).toBe(201);
     const url = (invite.body as { data: { url: string } }).data.url;
-    const context = await newContext(browser, server.baseUrl);
+    const context = await newContext(world.browser, world.server.baseUrl);
     try {
       const member = await context.newPage();
       await member.goto(url);

@@ -15,6 +15,8 @@ import { ensureWebBuilt } from '../support/web-build.js';
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOTS = path.join(ROOT, 'docs/screenshots');
 export const PASSWORD = 'correct horse battery staple';
+/** The site's owner in every test that needs only one. */
+export const OWNER = { name: 'Ada Owner', email: 'ada@example.com' };
 
 /** One browser per test file (starting one takes seconds on a busy machine). */
 export async function launchBrowser(): Promise<Browser> {
@@ -135,10 +137,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 /** Creates the owner through the setup page and lands signed in. */
-export async function setUpOwner(
-  page: Page,
-  owner = { name: 'Ada Owner', email: 'ada@example.com' },
-): Promise<void> {
+export async function setUpOwner(page: Page, owner = OWNER): Promise<void> {
   await page.goto('/');
   await page.waitForURL('**/setup');
   await page.getByLabel('Name').fill(owner.name);
@@ -170,51 +169,6 @@ export async function pickUpWithKeyboard(page: Page, announcement: string | RegE
 /** The `data.id` of a UI API answer. */
 export function createdId(answer: { body: unknown }): string {
   return (answer.body as { data: { id: string } }).data.id;
-}
-
-/** A board test's world: a server, a browser, the owner signed in, one board and an API key to it. */
-export interface BoardWorld {
-  server: UiServer;
-  browser: Browser;
-  page: Page;
-  boardId: string;
-  /** An API key on every board, for changes made "elsewhere" (as an agent or a script would). */
-  key: string;
-  /** Calls the external API with the key; `path` starts after /api/ext/v1. */
-  ext(method: string, path: string, body?: unknown): Promise<Response>;
-  close(): Promise<void>;
-}
-
-export async function openBoardWorld(
-  options: { env?: Record<string, string>; boardName?: string } = {},
-): Promise<BoardWorld> {
-  const server = await startUiServer(options.env);
-  const browser = await launchBrowser();
-  const page = await (await newContext(browser, server.baseUrl)).newPage();
-  await setUpOwner(page);
-  const boardId = createdId(await uiApi(page, 'POST', '/boards', { name: options.boardName ?? 'Roadmap' }));
-  const created = await uiApi(page, 'POST', '/keys', { name: 'agent', allBoards: true, grants: [] });
-  const key = (created.body as { data: { key: string } }).data.key;
-  return {
-    server,
-    browser,
-    page,
-    boardId,
-    key,
-    ext: (method, urlPath, body) =>
-      fetch(`${server.baseUrl}/api/ext/v1${urlPath}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${key}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? null : JSON.stringify(body),
-      }),
-    async close() {
-      await browser.close();
-      await server.close();
-    },
-  };
 }
 
 export interface StoredTask {
@@ -278,17 +232,4 @@ export async function pageOverflow(page: Page): Promise<{ scrollWidth: number; c
     ).document.documentElement;
     return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth };
   });
-}
-
-/** A lane and a task in it, made by the signed-in person. */
-export async function addLaneAndTask(
-  page: Page,
-  boardId: string,
-  names: { lane: string; task: string },
-): Promise<{ laneId: string; taskId: string }> {
-  const laneId = createdId(await uiApi(page, 'POST', `/boards/${boardId}/lanes`, { name: names.lane }));
-  const taskId = createdId(
-    await uiApi(page, 'POST', `/boards/${boardId}/tasks`, { title: names.task, laneId }),
-  );
-  return { laneId, taskId };
 }

@@ -1,16 +1,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derivedTagColor } from '../../src/domain/boards/tag-color-rules.js';
-import {
-  type BoardWorld,
-  createdId,
-  expectAccessible,
-  newContext,
-  openBoardWorld,
-  screenshot,
-  signIn,
-  uiApi,
-} from './support.js';
+import { addLanes, type BoardWorld, openBoardWorld, signedInPage } from './fixtures.js';
+import { createdId, expectAccessible, screenshot, uiApi } from './support.js';
 
 /** The page's getComputedStyle (this file is type-checked against Node's library, not the DOM's). */
 type Styled = { getComputedStyle(element: unknown): { backgroundColor: string } };
@@ -29,10 +21,7 @@ describe('tag colours in the browser', { timeout: 120_000 }, () => {
   beforeAll(async () => {
     world = await openBoardWorld({ boardName: 'Launch' });
     ({ page: board, boardId } = world);
-    const lanes: Record<string, string> = {};
-    for (const name of ['Todo', 'Doing']) {
-      lanes[name] = createdId(await uiApi(board, 'POST', `/boards/${boardId}/lanes`, { name }));
-    }
+    const lanes = await addLanes(board, boardId, ['Todo', 'Doing']);
     const cards: Array<[string, string, string[]]> = [
       ['Todo', 'Fix the sign-in redirect', ['bug', 'auth']],
       ['Todo', 'Pricing page copy', ['web']],
@@ -129,11 +118,8 @@ describe('tag colours in the browser', { timeout: 120_000 }, () => {
     await uiApi(board, 'PUT', `/boards/${boardId}/tag-colors`, { tag: 'docs', color: 'gray' });
     await uiApi(board, 'PUT', `/boards/${boardId}/tag-colors`, { tag: 'bug', color: 'red' });
     for (const options of [{ dark: true }, { phone: true }]) {
-      const context = await newContext(world.browser, world.server.baseUrl, options);
+      const page = await signedInPage(world, options);
       try {
-        const page = await context.newPage();
-        await signIn(page, 'ada@example.com');
-        await page.waitForURL((url) => url.pathname === '/');
         const name = options.dark ? 'dark' : 'phone';
         if (options.dark) {
           await page.goto(`/boards/${boardId}`);
@@ -148,7 +134,7 @@ describe('tag colours in the browser', { timeout: 120_000 }, () => {
         await expectAccessible(page, `task page with the tag colour menu (${name})`);
         await screenshot(page, `tags-task-menu-${name}`);
       } finally {
-        await context.close();
+        await page.context().close();
       }
     }
   });

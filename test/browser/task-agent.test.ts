@@ -1,13 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  addLaneAndTask,
-  type BoardWorld,
-  expectAccessible,
-  openBoardWorld,
-  screenshot,
-  uiApi,
-} from './support.js';
+import { addLaneAndTask, type BoardWorld, openBoardWorld } from './fixtures.js';
+import { expectAccessible, screenshot, uiApi } from './support.js';
 
 /** A task an agent works on: its page from the board, its Markdown, comments, todos and captured turns. */
 describe('an agent’s task in the browser', { timeout: 60_000 }, () => {

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addLaneAndTask, type BoardWorld, expectAccessible, openBoardWorld, uiApi } from './support.js';
+import { addLaneAndTask, type BoardWorld, openBoardWorld } from './fixtures.js';
+import { expectAccessible, uiApi } from './support.js';
 
 interface Comment {
   id: string;

@@ -1,15 +1,7 @@
 import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  addLaneAndTask,
-  type BoardWorld,
-  expectAccessible,
-  newContext,
-  openBoardWorld,
-  pickUpWithKeyboard,
-  screenshot,
-  signIn,
-} from './support.js';
+import { addLaneAndTask, type BoardWorld, openBoardWorld, signedInPage } from './fixtures.js';
+import { expectAccessible, pickUpWithKeyboard, screenshot } from './support.js';
 
 describe('todos on the task page in the browser', { timeout: 60_000 }, () => {
   let world: BoardWorld;
@@ -131,9 +123,7 @@ describe('todos on the task page in the browser', { timeout: 60_000 }, () => {
       [{ dark: true }, 'task-todos-dark'],
       [{ phone: true }, 'task-todos-phone'],
     ] as const) {
-      const other = await (await newContext(world.browser, world.server.baseUrl, options)).newPage();
-      await signIn(other, 'ada@example.com');
-      await other.waitForURL((url) => url.pathname === '/');
+      const other = await signedInPage(world, options);
       await other.goto(`/boards/${boardId}/tasks/${taskId}`);
       const shown = other.getByRole('region', { name: /Todos/ });
       await shown.getByRole('checkbox', { name: 'Reproduce' }).waitFor();

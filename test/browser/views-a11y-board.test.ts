@@ -1,6 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createdId, launchBrowser, newContext, setUpOwner, type UiServer, uiApi } from './support.js';
+import { addLanes, createAgentWithKey, extApi, type OwnerWorld, openOwnerWorld } from './fixtures.js';
+import { createdId, uiApi } from './support.js';
 import { checkView, MODES, openMode, startSnapshotServer } from './views-a11y-support.js';
 
 const DENSE = 'Write the release notes for 1.4 and link every merged pull request from the changelog';
@@ -13,33 +14,21 @@ const TALK = 'Safari users are signed out on reload';
  * docs/screenshots/ (`view.png`, `view-dark.png`, `view-phone.png`).
  */
 describe('board and task views in three modes', { timeout: 300_000 }, () => {
-  let world: { server: UiServer; browser: Browser };
+  let world: OwnerWorld;
   let boardId: string;
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
-    world = { server: await startSnapshotServer(), browser: await launchBrowser() };
-    const page = await (await newContext(world.browser, world.server.baseUrl)).newPage();
-    page.setDefaultTimeout(30_000); // a loaded machine: see openMode
-    await setUpOwner(page);
+    // A step gets 30 s on a loaded machine: see openMode.
+    world = await openOwnerWorld({ start: startSnapshotServer, timeout: 30_000 });
+    const { page } = world;
     boardId = createdId(await uiApi(page, 'POST', '/boards', { name: 'Roadmap' }));
-    const agentId = createdId(await uiApi(page, 'POST', '/agents', { name: 'Claude' }));
-    const agentKey = (
-      (await uiApi(page, 'POST', `/agents/${agentId}/keys`, { name: 'claude', allBoards: true, grants: [] }))
-        .body as { data: { key: string } }
-    ).data.key;
+    const { agentId, key } = await createAgentWithKey(page, { agent: 'Claude', key: 'claude' });
     const asAgent = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${world.server.baseUrl}/api/ext/v1/boards/${boardId}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${agentKey}`, 'content-type': 'application/json' },
-        body: body === undefined ? null : JSON.stringify(body),
-      });
+      const res = await extApi(world.server.baseUrl, key)(method, `/boards/${boardId}${path}`, body);
       expect(res.status, `${method} ${path}`).toBeLessThan(300);
     };
-    const lanes: Record<string, string> = {};
-    for (const name of ['Todo', 'Doing', 'Review', 'Done']) {
-      lanes[name] = createdId(await uiApi(page, 'POST', `/boards/${boardId}/lanes`, { name }));
-    }
+    const lanes = await addLanes(page, boardId, ['Todo', 'Doing', 'Review', 'Done']);
     const me = ((await uiApi(page, 'GET', '/session')).body as { data: { id: string } }).data.id;
     const cards: Array<[string, string, Record<string, unknown>, string[]]> = [
       ['Todo', DENSE, { priority: 2, tags: ['docs', 'release', 'changelog'] }, [me, agentId]],
@@ -88,8 +77,7 @@ describe('board and task views in three modes', { timeout: 300_000 }, () => {
     });
   }, 240_000);
   afterAll(async () => {
-    await world?.browser.close();
-    await world?.server.close();
+    await world?.close();
   });
 
   const lane = (page: Page, name: string) => page.getByRole('region', { name });

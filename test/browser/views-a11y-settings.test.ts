@@ -1,18 +1,8 @@
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
-import {
-  createdId,
-  launchBrowser,
-  newContext,
-  PASSWORD,
-  setUpOwner,
-  type UiServer,
-  uiApi,
-} from './support.js';
+import { addMember, createAgentWithKey, extApi, type OwnerWorld, openOwnerWorld } from './fixtures.js';
+import { createdId, OWNER, uiApi } from './support.js';
 import { checkView, MODES, openMode, startSnapshotServer } from './views-a11y-support.js';
-
-const OWNER = { name: 'Ada Owner', email: 'ada@example.com' };
 
 /**
  * Issue 27: the inbox, search (results page and palette) and the settings views changed lately (a
@@ -21,33 +11,22 @@ const OWNER = { name: 'Ada Owner', email: 'ada@example.com' };
  * and at 390 px, and what a member sees of an admins' page: no serious or critical axe violation (others printed), no sideways scroll on a phone, and the pictures the docs lacked.
  */
 describe('inbox, search and settings views in three modes', { timeout: 300_000 }, () => {
-  let server: UiServer;
-  let browser: Browser;
+  let world: OwnerWorld;
   let receiver: WebhookReceiver;
   let webhookId: string;
   let taskId: string;
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
-    server = await startSnapshotServer();
-    browser = await launchBrowser();
-    const page = await (await newContext(browser, server.baseUrl)).newPage();
-    page.setDefaultTimeout(30_000); // a loaded machine: see openMode
-    await setUpOwner(page, OWNER);
+    // A step gets 30 s on a loaded machine: see openMode.
+    world = await openOwnerWorld({ start: startSnapshotServer, timeout: 30_000 });
+    const { page } = world;
     const boardId = createdId(await uiApi(page, 'POST', '/boards', { name: 'Roadmap' }));
     const created = await uiApi(page, 'POST', '/keys', { name: 'CI', allBoards: true, grants: [] });
     const ci = (created.body as { data: { id: string; key: string } }).data;
-    const agentId = createdId(await uiApi(page, 'POST', '/agents', { name: 'Claude' }));
-    const agentKey = (
-      (await uiApi(page, 'POST', `/agents/${agentId}/keys`, { name: 'claude', allBoards: true, grants: [] }))
-        .body as { data: { key: string } }
-    ).data.key;
+    const { key: agentKey } = await createAgentWithKey(page, { agent: 'Claude', key: 'claude' });
     const ext = async (key: string, method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${server.baseUrl}/api/ext/v1/boards/${boardId}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: body === undefined ? null : JSON.stringify(body),
-      });
+      const res = await extApi(world.server.baseUrl, key)(method, `/boards/${boardId}${path}`, body);
       expect(res.status, `${method} ${path}`).toBeLessThan(300);
       return res.status === 204 ? null : ((await res.json()) as { data: { id: string } }).data;
     };
@@ -82,28 +61,17 @@ describe('inbox, search and settings views in three modes', { timeout: 300_000 }
     });
 
     // A member, as in people.test.ts, so the dark People picture matches the light one.
-    const invite = await uiApi(page, 'POST', '/invites', { role: 'member' });
-    const token = (invite.body as { data: { url: string } }).data.url.split('/invite/')[1];
-    const joiner = await (await newContext(browser, server.baseUrl)).newPage();
-    await joiner.goto('/login');
-    const accepted = await uiApi(joiner, 'POST', `/invites/${token}/accept`, {
-      name: 'Max Member',
-      email: 'max@example.com',
-      password: PASSWORD,
-    });
-    expect(accepted.status).toBe(201);
-    await joiner.context().close();
+    await addMember(world, page, { name: 'Max Member', email: 'max@example.com' });
     await page.context().close();
   }, 240_000);
   afterAll(async () => {
-    await browser?.close();
+    await world?.close();
     await receiver?.close();
-    await server?.close();
   });
 
   for (const mode of MODES) {
     it(`the inbox and search (${mode.name})`, async () => {
-      const page = await openMode(browser, server.baseUrl, mode, OWNER.email);
+      const page = await openMode(world.browser, world.server.baseUrl, mode, OWNER.email);
       try {
         // Pictures of these three exist (inbox.test.ts, search-palette.test.ts): axe and width only here.
         await page.goto('/inbox');
@@ -126,7 +94,7 @@ describe('inbox, search and settings views in three modes', { timeout: 300_000 }
     });
 
     it(`webhooks, the delivery log, Reveal, agents and people (${mode.name})`, async () => {
-      const page = await openMode(browser, server.baseUrl, mode, OWNER.email);
+      const page = await openMode(world.browser, world.server.baseUrl, mode, OWNER.email);
       try {
         await page.goto('/settings/webhooks');
         await page.getByText('Paused', { exact: true }).waitFor();
@@ -173,7 +141,7 @@ describe('inbox, search and settings views in three modes', { timeout: 300_000 }
     });
 
     it(`a settings page for owners and admins, opened by a member (${mode.name})`, async () => {
-      const page = await openMode(browser, server.baseUrl, mode, 'max@example.com');
+      const page = await openMode(world.browser, world.server.baseUrl, mode, 'max@example.com');
       try {
         await page.goto('/settings/webhooks');
         await page.getByRole('heading', { level: 1, name: 'Owners and admins only' }).waitFor();
