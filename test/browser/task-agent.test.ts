@@ -3,6 +3,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addLaneAndTask, type BoardWorld, openBoardWorld } from './fixtures.js';
 import { expectAccessible, screenshot, uiApi } from './support.js';
 
+const at = (s: number) => new Date(Date.UTC(2026, 10, 23, 10, 0, s)).toISOString();
+
+/** Claude's turns on the Safari bug, from 10:00 on 23 Nov 2026: a question, a tool use, `answer`, `later`. */
+function safariTurns(
+  answer: string,
+  later: Array<{ sourceId: string; role: string; content: string; capturedAt: string }> = [],
+) {
+  return [
+    { sourceId: 't1', role: 'user', content: 'Why does sign-in fail on Safari?', capturedAt: at(0) },
+    {
+      sourceId: 't2',
+      role: 'assistant',
+      content: 'Read(src/http/ui/ui-session.ts)',
+      capturedAt: at(5),
+      toolUseOnly: true,
+    },
+    { sourceId: 't3', role: 'assistant', content: answer, capturedAt: at(9) },
+    ...later,
+  ].map((turn) => ({ source: 'claude', ...turn }));
+}
+
 /** A task an agent works on: its page from the board, its Markdown, comments, todos and captured turns. */
 describe('an agent’s task in the browser', { timeout: 60_000 }, () => {
   let world: BoardWorld;
@@ -15,6 +36,9 @@ describe('an agent’s task in the browser', { timeout: 60_000 }, () => {
   /** The external API on this task, with the agent's key. */
   const ext = (method: string, path: string, body?: unknown) =>
     world.ext(method, `/boards/${boardId}/tasks/${taskId}${path}`, body);
+  /** A comment on this task by the agent, through the external API. */
+  const agentComment = (body: string) =>
+    ext('POST', '/comments', { body, source: 'agent', authorName: 'Claude' });
 
   beforeAll(async () => {
     world = await openBoardWorld();
@@ -27,32 +51,8 @@ describe('an agent’s task in the browser', { timeout: 60_000 }, () => {
 
   it('opens a task at its own URL: Markdown sanitised, comments with badges, todos, the agent turns', async () => {
     await page.goto(`/boards/${boardId}`);
-    expect(
-      (
-        await ext('POST', '/comments', {
-          body: 'Found it: the **cookie** path.',
-          source: 'agent',
-          authorName: 'Claude',
-        })
-      ).status,
-    ).toBe(201);
-    const at = (s: number) => new Date(Date.UTC(2026, 10, 23, 10, 0, s)).toISOString();
-    const turns = [
-      { sourceId: 't1', role: 'user', content: 'Why does sign-in fail on Safari?', capturedAt: at(0) },
-      {
-        sourceId: 't2',
-        role: 'assistant',
-        content: 'Read(src/http/ui/ui-session.ts)',
-        capturedAt: at(5),
-        toolUseOnly: true,
-      },
-      {
-        sourceId: 't3',
-        role: 'assistant',
-        content: 'The cookie is set with the wrong path; fixed.',
-        capturedAt: at(9),
-      },
-    ].map((turn) => ({ source: 'claude', ...turn }));
+    expect((await agentComment('Found it: the **cookie** path.')).status).toBe(201);
+    const turns = safariTurns('The cookie is set with the wrong path; fixed.');
     expect((await ext('POST', '/turns', { turns })).status).toBe(201);
 
     await lane('Todo').getByRole('link', { name: 'Fix the login bug' }).click();
@@ -108,45 +108,25 @@ describe('an agent’s task in the browser', { timeout: 60_000 }, () => {
     for (const text of ['Reproduce on Safari', 'Fix the cookie path', 'Add a regression test']) {
       expect((await ext('POST', '/todos', { text, iteration: 0, source: 'agent' })).status).toBe(201);
     }
-    expect(
-      (
-        await ext('POST', '/comments', {
-          body: 'Fixed in the session cookie: it is now set with `Path=/`.',
-          source: 'agent',
-          authorName: 'Claude',
-        })
-      ).status,
-    ).toBe(201);
-    const at = (s: number) => new Date(Date.UTC(2026, 10, 23, 10, 0, s)).toISOString();
-    const turns = [
-      { sourceId: 't1', role: 'user', content: 'Why does sign-in fail on Safari?', capturedAt: at(0) },
-      {
-        sourceId: 't2',
-        role: 'assistant',
-        content: 'Read(src/http/ui/ui-session.ts)',
-        capturedAt: at(5),
-        toolUseOnly: true,
-      },
-      {
-        sourceId: 't3',
-        role: 'assistant',
-        content:
-          'The session cookie is set with `Path=/api`, so Safari does not send it to `/`. I changed it to `Path=/` and added a test.',
-        capturedAt: at(9),
-      },
-      {
-        sourceId: 't4',
-        role: 'user',
-        content: 'Great, please also update the changelog.',
-        capturedAt: at(30),
-      },
-      {
-        sourceId: 't5',
-        role: 'assistant',
-        content: 'Done: CHANGELOG.md has an entry under 1.4.1.',
-        capturedAt: at(41),
-      },
-    ].map((turn) => ({ source: 'claude', ...turn }));
+    const commented = await agentComment('Fixed in the session cookie: it is now set with `Path=/`.');
+    expect(commented.status).toBe(201);
+    const turns = safariTurns(
+      'The session cookie is set with `Path=/api`, so Safari does not send it to `/`. I changed it to `Path=/` and added a test.',
+      [
+        {
+          sourceId: 't4',
+          role: 'user',
+          content: 'Great, please also update the changelog.',
+          capturedAt: at(30),
+        },
+        {
+          sourceId: 't5',
+          role: 'assistant',
+          content: 'Done: CHANGELOG.md has an entry under 1.4.1.',
+          capturedAt: at(41),
+        },
+      ],
+    );
     expect((await ext('POST', '/turns', { turns })).status).toBe(201);
     await page.goto(`/boards/${boardId}/tasks/${taskId}`);
     await page.getByText('Why does sign-in fail on Safari?').waitFor();
