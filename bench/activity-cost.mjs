@@ -21,6 +21,7 @@ import { createServices } from '../dist/services.js';
 import { BoardWebhooks } from '../dist/webhooks/board-webhooks.js';
 import { WebhookFanOut } from '../dist/webhooks/outbox.js';
 import { benchDatabase, NO_RATE_LIMIT } from './support/bench-database.mjs';
+import { median } from './support/stats.mjs';
 
 const mode = process.env.BENCH_MODE ?? 'inject';
 // Many short rounds: a round that a checkpoint or a collection lands in moves the median less.
@@ -164,7 +165,6 @@ for (let r = 0; r < rounds; r++) {
     cpuTimes[side].push(cpu);
   }
 }
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const result = {
   database: databaseUrl ? 'postgres' : 'sqlite',
   mode,

@@ -17,7 +17,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { BENCH_SECRET_KEY, throwawaySchema } from './support/postgres-schema.mjs';
+import { cpuTicks, loadAverage, peakRssMb } from './support/proc.mjs';
 import { migrateAndCreateKey, serverEnv, startServer, stopProcess } from './support/server-process.mjs';
+import { median } from './support/stats.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -92,32 +94,14 @@ async function stopAll() {
   await Promise.all(children.splice(0).map((child) => stopProcess(child)));
 }
 
-function cpuTicks(child) {
-  // utime + stime, fields 14 and 15 of /proc/<pid>/stat (after the parenthesised command name).
-  const fields = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
-
-function peakRssMb(child) {
-  const line = fs
-    .readFileSync(`/proc/${child.pid}/status`, 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith('VmHWM:'));
-  return Math.round(Number(line.split(/\s+/)[1]) / 1024);
-}
-
-const loadAverage = () => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-
 /** Runs the load and measures the servers' CPU time (microseconds) per response served meanwhile. */
 async function measured(procs, load) {
-  const before = procs.map(cpuTicks);
+  const before = procs.map((p) => cpuTicks(p.pid));
   const result = await load();
-  const ticks = procs.reduce((sum, p, i) => sum + cpuTicks(p) - before[i], 0);
+  const ticks = procs.reduce((sum, p, i) => sum + cpuTicks(p.pid) - before[i], 0);
   const responses = result.rps * seconds;
   return { ...result, cpuPerResponse: responses > 0 ? (ticks * 10_000) / responses : 0 };
 }
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 try {
   if (!fs.existsSync(path.join(root, 'dist/main.js')))
@@ -225,7 +209,7 @@ try {
     ? 'SQLite; in the Laneboard column: the baseline handler behind bare Fastify'
     : `${pgTarget ? 'PostgreSQL' : 'SQLite'}, ${instances} instance${instances > 1 ? 's' : ''}`;
   const loadAfter = loadAverage();
-  const rss = laneProcs.map(peakRssMb);
+  const rss = laneProcs.map((p) => peakRssMb(p.pid));
   console.log(
     `\nAPI benchmark (${label}; ${rounds} rounds × ${seconds}s, ${connections} connections, node ${process.version}, ${os.cpus().length} cores)`,
   );

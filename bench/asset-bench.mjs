@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { throwawaySchema } from './support/postgres-schema.mjs';
+import { loadAverage, memoryMb } from './support/proc.mjs';
 import { serverEnv, startLaneboard, stopProcess } from './support/server-process.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -23,14 +24,6 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-asset-bench-'))
 const port = Number(process.env.BENCH_PORT ?? 21000 + (process.pid % 2000));
 let server = null;
 let schema = null;
-
-function memoryMb(pid) {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n');
-  const kb = (name) => Number(status.find((l) => l.startsWith(name)).split(/\s+/)[1]);
-  return { rss: Math.round(kb('VmRSS:') / 1024), peak: Math.round(kb('VmHWM:') / 1024) };
-}
-
-const loadAverage = () => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
 function multipart(bytes) {
   const boundary = 'asset-bench-boundary';

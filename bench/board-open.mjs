@@ -20,6 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer, stopProcess } from './support/server-process.mjs';
+import { median } from './support/stats.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const visits = Number(process.env.BENCH_VISITS ?? 5);
@@ -28,7 +29,6 @@ const base = `http://127.0.0.1:${port}`;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-board-bench-'));
 const dist = process.env.BENCH_DIST ?? path.join(root, 'dist');
 let server = null;
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const round = (x) => Math.round(x * 10) / 10;
 // The probe's renders, and with BENCH_NAMES=1 the 12 components that rendered most.
 const renderSummary = (counts) => {

@@ -8,13 +8,8 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { seed, TOKEN } from './metrics-overhead-inject.mjs';
 import { throwawaySchema } from './support/postgres-schema.mjs';
+import { cpuTicks } from './support/proc.mjs';
 import { serverEnv, startLaneboard, stopProcess } from './support/server-process.mjs';
-
-function cpuTicks(child) {
-  // utime + stime, fields 14 and 15 of /proc/<pid>/stat (after the parenthesised command name).
-  const fields = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
 
 /** Scrapes /metrics every `scrapeMs` until the returned function is called; it resolves the count. */
 function startScraper(port, scrapeMs) {
@@ -78,7 +73,7 @@ export async function httpSides({ root, databaseUrl, seconds, connections, scrap
     const target = sides[side];
     const scenario = target.scenarios[index];
     const stopScraper = side === 'on' ? startScraper(target.port, scrapeMs) : null;
-    const before = cpuTicks(target.child);
+    const before = cpuTicks(target.child.pid);
     const result = await new Promise((resolve, reject) =>
       autocannon(
         {
@@ -92,7 +87,7 @@ export async function httpSides({ root, databaseUrl, seconds, connections, scrap
         (err, r) => (err ? reject(err) : resolve(r)),
       ),
     );
-    const ticks = cpuTicks(target.child) - before;
+    const ticks = cpuTicks(target.child.pid) - before;
     const scrapes = stopScraper ? await stopScraper() : 0;
     const responses = result.requests.average * seconds;
     return {

@@ -14,6 +14,7 @@ import { loadConfig } from '../dist/config.js';
 import { CLI_OPERATOR } from '../dist/domain/actor.js';
 import { createRuntime } from '../dist/runtime.js';
 import { BENCH_SECRET_KEY, throwawaySchema } from './support/postgres-schema.mjs';
+import { median } from './support/stats.mjs';
 
 export const TOKEN = 'bench-metrics-token-0123456789';
 
@@ -116,7 +117,7 @@ export async function injectSides({ databaseUrl, requests }) {
       const cpu = process.cpuUsage(cpuStart);
       samples.push((cpu.user + cpu.system) / 1000);
     }
-    return [...samples].sort((a, b) => a - b)[Math.floor(count / 2)];
+    return median(samples);
   }
 
   return {

@@ -20,6 +20,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadAverage } from './support/proc.mjs';
+import { median } from './support/stats.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const mode = process.env.BENCH_MODE ?? 'inject';
@@ -29,9 +31,6 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const scrapeMs = Number(process.env.BENCH_SCRAPE_MS ?? 1000);
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? null;
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const loadAverage = () => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
 /** One observeRequest (dist/metrics/metrics.js) over a spread of routes and statuses: CPU nanoseconds. */
 async function hookCostNs() {

@@ -17,6 +17,7 @@ import { claimDueDeliveries } from '../dist/db/repositories/delivery-leases.js';
 import { findTask, listTasks } from '../dist/db/repositories/tasks.js';
 import { listTurnsPage } from '../dist/db/repositories/turns.js';
 import { throwawaySchema } from './support/postgres-schema.mjs';
+import { loadAverage } from './support/proc.mjs';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? null;
 const maxTurns = Number(process.env.BENCH_MAX_TURNS ?? 1_000_000);
@@ -68,7 +69,7 @@ await db
   )
   .execute();
 const results = { dialect, date: new Date().toISOString(), load: [], turns: [], tasks: [], deliveries: [] };
-results.load.push(fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '));
+results.load.push(loadAverage());
 
 // Tasks: 100 → 10 000 on one board (4 lanes).
 let tasks = 0;
@@ -236,7 +237,7 @@ for (let size = 1000; size <= maxTurns; size *= 10) {
   );
 }
 
-results.load.push(fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '));
+results.load.push(loadAverage());
 fs.mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
 fs.writeFileSync(
   new URL(`./results/scaling-${dialect}.json`, import.meta.url),

@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { loadAverage } from './support/proc.mjs';
 
 const here = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const root = path.resolve(process.env.BENCH_ROOT ?? here);
@@ -119,6 +120,6 @@ process.stdout.write(
     sideRefused: refused,
     sideMs: { p50: at(50), p90: at(90), p99: at(99), max: at(100) },
     servingTransactionsPerSecond: Math.round(servingTransactions / seconds),
-    loadAverage: fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
+    loadAverage: loadAverage(),
   })}\n`,
 );
