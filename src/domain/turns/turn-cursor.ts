@@ -1,5 +1,6 @@
 import type { TurnSource } from '../../db/repositories/turns.js';
 import { invalid } from '../errors.js';
+import { decodeOpaqueCursor, encodeOpaqueCursor, MALFORMED_CURSOR } from '../opaque-cursor.js';
 import { TURN_SOURCES } from './turn-input.js';
 
 /**
@@ -26,8 +27,6 @@ interface Encoded {
   i: string;
 }
 
-const MALFORMED = 'is not a valid cursor: pass back the `cursor` value of the previous page unchanged.';
-
 export function encodeTurnCursor(cursor: TurnCursor): string {
   const encoded: Encoded = {
     v: 1,
@@ -38,7 +37,7 @@ export function encodeTurnCursor(cursor: TurnCursor): string {
     c: cursor.capturedAt,
     i: cursor.id,
   };
-  return Buffer.from(JSON.stringify(encoded), 'utf8').toString('base64url');
+  return encodeOpaqueCursor(encoded);
 }
 
 function isNullableString(value: unknown): value is string | null {
@@ -50,15 +49,7 @@ function isSource(value: unknown): value is TurnSource | null {
 }
 
 export function decodeTurnCursor(text: string): TurnCursor {
-  if (!/^[A-Za-z0-9_-]+$/.test(text)) throw invalid('cursor', MALFORMED);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid('cursor', MALFORMED);
-  }
-  if (typeof parsed !== 'object' || parsed === null) throw invalid('cursor', MALFORMED);
-  const c = parsed as Partial<Record<keyof Encoded, unknown>>;
+  const c = decodeOpaqueCursor<Encoded>(text);
   if (
     c.v !== 1 ||
     typeof c.t !== 'string' ||
@@ -68,7 +59,7 @@ export function decodeTurnCursor(text: string): TurnCursor {
     typeof c.i !== 'string' ||
     (c.n !== undefined && c.n !== true)
   ) {
-    throw invalid('cursor', MALFORMED);
+    throw invalid('cursor', MALFORMED_CURSOR);
   }
   return { taskId: c.t, source: c.s, after: c.a, newestFirst: c.n === true, capturedAt: c.c, id: c.i };
 }
