@@ -16,9 +16,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { scenariosOf, seedBoards } from './support/api-scenarios.mjs';
 import { BENCH_SECRET_KEY, throwawaySchema } from './support/postgres-schema.mjs';
 import { cpuTicks, loadAverage, peakRssMb } from './support/proc.mjs';
-import { migrateAndCreateKey, serverEnv, startServer, stopProcess } from './support/server-process.mjs';
+import {
+  fetchApi,
+  migrateAndCreateKey,
+  serverEnv,
+  startServer,
+  stopProcess,
+} from './support/server-process.mjs';
 import { median } from './support/stats.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -55,15 +62,6 @@ async function start(script, port, extra, nodeArgs = []) {
   });
   children.push(child);
   return child;
-}
-
-async function api(port, key, method, url, body) {
-  const res = await fetch(`http://127.0.0.1:${port}/api/ext/v1${url}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return (await res.json()).data;
 }
 
 function run(ports, key, scenario) {
@@ -116,24 +114,7 @@ try {
   for (const port of lanePorts) laneProcs.push(await start('dist/main.js', port, dbEnv, serverArgs));
 
   // Data: one board with 100 tasks over 4 lanes for reads, another board for creates.
-  async function seed(port, k) {
-    const board = await api(port, k, 'POST', '/boards', { name: 'Bench' });
-    const lanes = [];
-    for (const name of ['Todo', 'Doing', 'Review', 'Done'])
-      lanes.push(await api(port, k, 'POST', `/boards/${board.id}/lanes`, { name }));
-    let task;
-    for (let i = 0; i < 100; i++) {
-      task = await api(port, k, 'POST', `/boards/${board.id}/tasks`, {
-        title: `Task ${i}`,
-        laneId: lanes[i % 4].id,
-        tags: ['bench'],
-      });
-    }
-    const writeBoard = await api(port, k, 'POST', '/boards', { name: 'Writes' });
-    const writeLane = await api(port, k, 'POST', `/boards/${writeBoard.id}/lanes`, { name: 'Inbox' });
-    return { board, task, writeBoard, writeLane };
-  }
-  const lb = await seed(lanePorts[0], key);
+  const lb = await seedBoards(fetchApi(`http://127.0.0.1:${lanePorts[0]}`, key), { tags: ['bench'] });
   if (floor) {
     // The seeded data stays; the bare Fastify handler serves it on Laneboard's port.
     const laneboard = laneProcs.pop();
@@ -155,17 +136,7 @@ try {
   const loadBefore = loadAverage();
 
   const scenarios = (ids) =>
-    allScenarios(ids).filter((s) => only.length === 0 || only.some((w) => s.name.includes(w)));
-  const allScenarios = (ids) => [
-    { name: 'list tasks (100)', method: 'GET', path: `/api/ext/v1/boards/${ids.board.id}/tasks` },
-    { name: 'task detail', method: 'GET', path: `/api/ext/v1/boards/${ids.board.id}/tasks/${ids.task.id}` },
-    {
-      name: 'create task',
-      method: 'POST',
-      path: `/api/ext/v1/boards/${ids.writeBoard.id}/tasks`,
-      body: JSON.stringify({ title: 'New', laneId: ids.writeLane.id }),
-    },
-  ];
+    scenariosOf(ids).filter((s) => only.length === 0 || only.some((w) => s.name.includes(w)));
   const results = {};
   for (let round = 0; round < rounds; round++) {
     for (const [i, scenario] of scenarios(lb).entries()) {

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { throwawaySchema } from './support/postgres-schema.mjs';
 import { loadAverage, memoryMb } from './support/proc.mjs';
-import { serverEnv, startLaneboard, stopProcess } from './support/server-process.mjs';
+import { fetchApi, serverEnv, startLaneboard, stopProcess } from './support/server-process.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -54,19 +54,10 @@ try {
   server = started.child;
   const base = `http://127.0.0.1:${port}/api/ext/v1`;
   const headers = { authorization: `Bearer ${started.key}` };
-  const post = async (url, body) =>
-    (
-      await (
-        await fetch(`${base}${url}`, {
-          method: 'POST',
-          headers: { ...headers, 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        })
-      ).json()
-    ).data;
-  const board = await post('/boards', { name: 'Assets' });
-  const lane = await post(`/boards/${board.id}/lanes`, { name: 'L' });
-  const task = await post(`/boards/${board.id}/tasks`, { title: 'T', laneId: lane.id });
+  const api = fetchApi(`http://127.0.0.1:${port}`, started.key);
+  const board = await api('POST', '/boards', { name: 'Assets' });
+  const lane = await api('POST', `/boards/${board.id}/lanes`, { name: 'L' });
+  const task = await api('POST', `/boards/${board.id}/tasks`, { title: 'T', laneId: lane.id });
   const assets = `${base}/boards/${board.id}/tasks/${task.id}/assets`;
   const { body, contentType } = multipart(randomBytes(size));
   const first = await fetch(assets, {

@@ -13,7 +13,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { BIN, cleanEnv as env, printTimes, ROOT, timeCases, timeRun } from './support/cli-timing.mjs';
-import { migrateAndCreateKey, startServer, stopProcess } from './support/server-process.mjs';
+import { fetchApi, migrateAndCreateKey, startServer, stopProcess } from './support/server-process.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const TURNS = 20;
@@ -47,16 +47,6 @@ function copilotEvents(tag, count) {
   return text;
 }
 
-async function api(base, key, method, url, body) {
-  const res = await fetch(`${base}/api/ext/v1${url}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  if (!res.ok) throw new Error(`${method} ${url}: HTTP ${res.status} ${await res.text()}`);
-  return (await res.json()).data;
-}
-
 try {
   if (!fs.existsSync(path.join(ROOT, 'dist/main.js'))) throw new Error('dist/ is missing: run npm run build');
   const serverEnv = env({
@@ -74,9 +64,10 @@ try {
     env: { ...serverEnv, PORT: String(port), HOST: '127.0.0.1' },
     healthUrl: `${base}/healthz`,
   });
-  const board = await api(base, key, 'POST', '/boards', { name: 'Capture bench' });
-  const lane = await api(base, key, 'POST', `/boards/${board.id}/lanes`, { name: 'Doing' });
-  const task = await api(base, key, 'POST', `/boards/${board.id}/tasks`, {
+  const api = fetchApi(base, key);
+  const board = await api('POST', '/boards', { name: 'Capture bench' });
+  const lane = await api('POST', `/boards/${board.id}/lanes`, { name: 'Doing' });
+  const task = await api('POST', `/boards/${board.id}/tasks`, {
     title: 'Captured',
     laneId: lane.id,
   });
@@ -143,7 +134,7 @@ try {
   const nothing = log.filter((line) => line.includes(': nothing new;')).length;
   if (sent20 < RUNS + 1 || nothing < 2 * (RUNS + 1) || log.some((line) => / error /.test(line)))
     throw new Error(`unexpected capture log:\n${log.slice(-10).join('\n')}`);
-  const watermark = await api(base, key, 'GET', `/boards/${board.id}/tasks/${task.id}/turns?limit=1`);
+  const watermark = await api('GET', `/boards/${board.id}/tasks/${task.id}/turns?limit=1`);
   if (!Array.isArray(watermark)) throw new Error('turns were not listed');
 
   const missed = printTimes(cases, times, { width: 36, heading: `, ${RUNS} runs each` });

@@ -9,7 +9,7 @@ import autocannon from 'autocannon';
 import { seed, TOKEN } from './metrics-overhead-inject.mjs';
 import { throwawaySchema } from './support/postgres-schema.mjs';
 import { cpuTicks } from './support/proc.mjs';
-import { serverEnv, startLaneboard, stopProcess } from './support/server-process.mjs';
+import { fetchApi, serverEnv, startLaneboard, stopProcess } from './support/server-process.mjs';
 
 /** Scrapes /metrics every `scrapeMs` until the returned function is called; it resolves the count. */
 function startScraper(port, scrapeMs) {
@@ -56,15 +56,7 @@ export async function httpSides({ root, databaseUrl, seconds, connections, scrap
     });
     const { child, key } = await startLaneboard({ root, env, port });
     children.push(child);
-    const api = async (method, apiUrl, body) => {
-      const res = await fetch(`http://127.0.0.1:${port}/api/ext/v1${apiUrl}`, {
-        method,
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      return (await res.json()).data;
-    };
-    return { side, port, key, child, scenarios: await seed(api) };
+    return { side, port, key, child, scenarios: await seed(fetchApi(`http://127.0.0.1:${port}`, key)) };
   }
 
   const sides = { off: await startSide('off', portBase), on: await startSide('on', portBase + 1) };

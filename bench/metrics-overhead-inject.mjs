@@ -13,38 +13,14 @@ import { buildApp } from '../dist/app.js';
 import { loadConfig } from '../dist/config.js';
 import { CLI_OPERATOR } from '../dist/domain/actor.js';
 import { createRuntime } from '../dist/runtime.js';
+import { scenariosOf, seedBoards } from './support/api-scenarios.mjs';
 import { BENCH_SECRET_KEY, throwawaySchema } from './support/postgres-schema.mjs';
 import { median } from './support/stats.mjs';
 
 export const TOKEN = 'bench-metrics-token-0123456789';
 
-/** The API benchmark's scenarios, on a board of 100 tasks in 4 lanes and a board for creates. */
-export function scenariosOf({ board, task, writeBoard, writeLane }) {
-  return [
-    { name: 'list tasks (100)', method: 'GET', path: `/api/ext/v1/boards/${board.id}/tasks` },
-    { name: 'task detail', method: 'GET', path: `/api/ext/v1/boards/${board.id}/tasks/${task.id}` },
-    {
-      name: 'create task',
-      method: 'POST',
-      path: `/api/ext/v1/boards/${writeBoard.id}/tasks`,
-      body: JSON.stringify({ title: 'New', laneId: writeLane.id }),
-    },
-  ];
-}
-
-/** Seeds through `api(method, url, body)` (the data of one side). */
-export async function seed(api) {
-  const board = await api('POST', '/boards', { name: 'Bench' });
-  const lanes = [];
-  for (const name of ['Todo', 'Doing', 'Review', 'Done'])
-    lanes.push(await api('POST', `/boards/${board.id}/lanes`, { name }));
-  let task;
-  for (let i = 0; i < 100; i++)
-    task = await api('POST', `/boards/${board.id}/tasks`, { title: `Task ${i}`, laneId: lanes[i % 4].id });
-  const writeBoard = await api('POST', '/boards', { name: 'Writes' });
-  const writeLane = await api('POST', `/boards/${writeBoard.id}/lanes`, { name: 'Inbox' });
-  return scenariosOf({ board, task, writeBoard, writeLane });
-}
+/** The API benchmark's data, seeded through `api(method, url, body)` (one side's), and its scenarios. */
+export const seed = async (api) => scenariosOf(await seedBoards(api));
 
 export async function injectSides({ databaseUrl, requests }) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'laneboard-metrics-inject-'));

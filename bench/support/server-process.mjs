@@ -109,6 +109,22 @@ export async function startLaneboard({ root, env, port, keyName = 'bench', nodeA
 }
 
 /**
+ * `api(method, url, body)` on the external API of `origin` with `key`, through fetch: resolves with the
+ * answer's `data`, throws on a status of 300 or more.
+ */
+export function fetchApi(origin, key) {
+  return async (method, url, body) => {
+    const res = await fetch(`${origin}/api/ext/v1${url}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    if (res.status >= 300) throw new Error(`${method} ${url}: HTTP ${res.status} ${await res.text()}`);
+    return (await res.json()).data;
+  };
+}
+
+/**
  * `api(method, url, body)` on the external API of `origin` with `key`, over an undici Pool of
  * `connections`: resolves with the answer's `data`, throws on a status of 300 or more. `close()` ends
  * the pool.
