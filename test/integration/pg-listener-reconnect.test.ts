@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgListener } from '../../src/db/pg-listener.js';
 import { TEST_DATABASE_URL } from '../support/database.js';
+import { valueQueue } from '../support/value-queue.js';
 
 /*
  * A LISTEN connection that PostgreSQL ends (a restart, a failover, an administrator's
@@ -19,28 +20,6 @@ describe.skipIf(TEST_DATABASE_URL === null)('PostgreSQL LISTEN connection lost a
     await pool.end();
   });
 
-  /** Resolves with the next value pushed to it (values pushed before being asked wait in order). */
-  function queue<T>() {
-    const waiting: T[] = [];
-    const takers: Array<(value: T) => void> = [];
-    return {
-      push(value: T) {
-        const taker = takers.shift();
-        if (taker) taker(value);
-        else waiting.push(value);
-      },
-      /** Values pushed and not yet taken. */
-      pending(): number {
-        return waiting.length;
-      },
-      next(): Promise<T> {
-        const value = waiting.shift();
-        if (value !== undefined) return Promise.resolve(value);
-        return new Promise((resolve) => takers.push(resolve));
-      },
-    };
-  }
-
   /** The backends whose last statement was our LISTEN (an ended one may linger for a moment). */
   const listenerPids = async (): Promise<number[]> => {
     const { rows } = await pool.query<{ pid: number }>(
@@ -51,8 +30,8 @@ describe.skipIf(TEST_DATABASE_URL === null)('PostgreSQL LISTEN connection lost a
   };
 
   it('reconnects, tells its owner it did, and hears notifications again', async () => {
-    const payloads = queue<string>();
-    const connections = queue<boolean>();
+    const payloads = valueQueue<string>();
+    const connections = valueQueue<boolean>();
     const warnings: string[] = [];
     const listener = new PgListener(
       pool,
@@ -81,7 +60,7 @@ describe.skipIf(TEST_DATABASE_URL === null)('PostgreSQL LISTEN connection lost a
       await listener.stop();
     }
     // Once stopped it hears nothing: a notification that another listener receives never reaches it.
-    const others = queue<string>();
+    const others = valueQueue<string>();
     const other = new PgListener(pool, CHANNEL, (payload) => others.push(payload), { warn: () => {} });
     other.start();
     try {
