@@ -2,15 +2,11 @@ import SqliteDatabase from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { beforeAll } from 'vitest';
-import { buildApp } from '../../src/app.js';
 import type { Database } from '../../src/db/database.js';
 import type { Dialect } from '../../src/db/schema.js';
 import { CLI_OPERATOR as OPERATOR } from '../../src/domain/actor.js';
-import type { Runtime } from '../../src/runtime.js';
-import type { Services } from '../../src/services.js';
-import { openSecondConnection } from '../support/database.js';
 import { useFixture, useTestApp } from '../support/dialects.js';
-import { testRuntime } from '../support/runtime.js';
+import { type SecondInstance, startSecondInstance } from '../support/second-instance.js';
 import type { TestApp } from '../support/test-app.js';
 import { waitUntil } from '../support/wait.js';
 
@@ -19,23 +15,6 @@ import { waitUntil } from '../support/wait.js';
  * request — on the instance that made them, on a second instance sharing the database, and when another
  * process (the CLI) writes the database directly.
  */
-
-export interface Instance {
-  app: FastifyInstance;
-  runtime: Runtime;
-  services: Services;
-  database: Database;
-}
-
-/** A second app instance on the test app's database (its own connection or pool, as another process has). */
-async function secondInstance(t: TestApp): Promise<Instance> {
-  const database = openSecondConnection(t.db, 3);
-  const runtime = await testRuntime(database);
-  const services = runtime.services;
-  const app = await buildApp({ database, services, rateLimit: { max: 1_000_000, windowMs: 60_000 } });
-  await app.ready();
-  return { app, runtime, services, database };
-}
 
 export function get(app: FastifyInstance, key: string, url: string) {
   return app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
@@ -82,8 +61,8 @@ export async function notified(database: Database, before: string): Promise<void
 export interface KeyCacheInstances {
   /** The test app (the instance the tests mostly use). */
   t: TestApp;
-  /** A second instance on the same database. */
-  b: Instance;
+  /** A second instance on the same database (its own connection or pool, as another process has). */
+  b: SecondInstance;
   /** A board both instances have heard of (created by the operator). */
   boardId(): string;
 }
@@ -93,12 +72,8 @@ export function useKeyCacheInstances(dialect: Dialect): KeyCacheInstances {
   const t = useTestApp(dialect);
   const b = useFixture(
     'the second instance',
-    () => secondInstance(t),
-    async (instance) => {
-      await instance.app.close();
-      await instance.runtime.close();
-      await instance.database.close();
-    },
+    () => startSecondInstance(t.db, { poolSize: 3 }),
+    (instance) => instance.close(),
   );
   let boardId: string | undefined;
   beforeAll(async () => {

@@ -1,10 +1,7 @@
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
-import { openDatabase } from '../../src/db/database.js';
 import { describeEachDialect } from '../support/dialects.js';
-import { testRuntime } from '../support/runtime.js';
+import { startSecondInstance } from '../support/second-instance.js';
 import { type Browser, buildUiTestApp, OPERATOR, type UiTestApp } from '../ui/ui-support.js';
 import { SseClient } from './sse-client.js';
 
@@ -110,18 +107,10 @@ describeEachDialect('the inbox stream', (dialect) => {
   it.skipIf(dialect !== 'postgres')(
     'a notification written through one instance reaches a tab on another',
     async () => {
-      const database = openDatabase({ databaseUrl: t.db.databaseUrl, dataDir: os.tmpdir(), poolSize: 2 });
-      const runtime = await testRuntime(database, { clock: t.clock });
-      const other = await buildApp({
-        database,
-        services: runtime.services,
-        rateLimit: { max: 1e6, windowMs: 60_000 },
-      });
+      const other = await startSecondInstance(t.db, { clock: t.clock, listen: true });
       try {
-        await other.listen({ port: 0, host: '127.0.0.1' });
-        await runtime.services.inboxFeed.ready();
-        const port = (other.server.address() as AddressInfo).port;
-        const stream = await open(ada.browser, `http://127.0.0.1:${port}`);
+        await other.services.inboxFeed.ready();
+        const stream = await open(ada.browser, other.base as string);
         expect(stream.status).toBe(200);
         await stream.next((e) => e.event === 'unread');
         const before = unreadEvents(stream)[0] as number;
@@ -132,8 +121,6 @@ describeEachDialect('the inbox stream', (dialect) => {
         await stream.close();
       } finally {
         await other.close();
-        await runtime.close();
-        await database.close();
       }
     },
   );

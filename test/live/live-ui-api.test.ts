@@ -1,10 +1,7 @@
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
-import { openDatabase } from '../../src/db/database.js';
 import { describeEachDialect } from '../support/dialects.js';
-import { testRuntime } from '../support/runtime.js';
+import { startSecondInstance } from '../support/second-instance.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { type Browser, buildUiTestApp, expectErrorCode, OPERATOR, type UiTestApp } from '../ui/ui-support.js';
 import { SseClient } from './sse-client.js';
@@ -183,21 +180,13 @@ describeEachDialect('live board in the UI API', (dialect) => {
   });
 
   it.skipIf(dialect !== 'postgres')('a change through one instance reaches a stream on another', async () => {
-    const database = openDatabase({ databaseUrl: t.db.databaseUrl, dataDir: os.tmpdir(), poolSize: 2 });
-    const runtime = await testRuntime(database, { clock: t.clock });
-    const other = await buildApp({
-      database,
-      services: runtime.services,
-      rateLimit: { max: 1e6, windowMs: 60_000 },
-    });
+    const other = await startSecondInstance(t.db, { clock: t.clock, listen: true });
     try {
-      await other.listen({ port: 0, host: '127.0.0.1' });
       const { boardId, laneId } = await newBoard();
       const view = (await ui(ada.browser, 'GET', `/boards/${boardId}/view`)).data;
       // Sessions live in the database: the same cookie works on the other instance.
-      const port = (other.server.address() as AddressInfo).port;
       const stream = await SseClient.open(
-        `http://127.0.0.1:${port}/api/ui/boards/${boardId}/events?after=${view.activityId}`,
+        `${other.base}/api/ui/boards/${boardId}/events?after=${view.activityId}`,
         { cookie: `lb_session=${ada.browser.cookie}` },
       );
       streams.push(stream);
@@ -210,8 +199,6 @@ describeEachDialect('live board in the UI API', (dialect) => {
       await stream.close();
     } finally {
       await other.close();
-      await runtime.close();
-      await database.close();
     }
   });
 
