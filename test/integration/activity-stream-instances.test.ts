@@ -1,11 +1,9 @@
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
-import type { Runtime } from '../../src/runtime.js';
 import {
   cursorPosition,
+  followedTask,
   inParallel,
   openEventStream,
   poll,
@@ -13,8 +11,8 @@ import {
   type StreamEventBody,
 } from '../live/activity-stream-client.js';
 import type { SseClient } from '../live/sse-client.js';
-import { openSecondConnection, TEST_DATABASE_URL } from '../support/database.js';
-import { testRuntime } from '../support/runtime.js';
+import { TEST_DATABASE_URL } from '../support/database.js';
+import { type SecondInstance, startSecondInstance } from '../support/second-instance.js';
 import { waitUntil } from '../support/wait.js';
 import { type Browser, buildUiTestApp, OPERATOR, type UiTestApp } from '../ui/ui-support.js';
 
@@ -29,28 +27,18 @@ const BOUND_MS = 5000;
  */
 describe.skipIf(TEST_DATABASE_URL === null)('activity stream across instances (postgres)', () => {
   let t: UiTestApp;
-  let second: { app: FastifyInstance; runtime: Runtime; base: string } | null = null;
+  let second: SecondInstance | null = null;
   let ada: { id: string; browser: Browser };
   const streams: SseClient[] = [];
 
   beforeAll(async () => {
     t = await buildUiTestApp('postgres');
     ada = await t.person('member', 'Ada');
-    const database = openSecondConnection(t.db, 5);
-    const runtime = await testRuntime(database);
-    const app = await buildApp({
-      database,
-      services: runtime.services,
-      rateLimit: { max: 1e6, windowMs: 60_000 },
-    });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    second = { app, runtime, base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` };
+    second = await startSecondInstance(t.db, { poolSize: 5, listen: true });
   });
   afterAll(async () => {
     for (const stream of streams) await stream.close();
-    await second?.app.close();
-    await second?.runtime.close();
-    await second?.runtime.database.close();
+    await second?.close();
     await t?.close();
   });
 
@@ -60,7 +48,7 @@ describe.skipIf(TEST_DATABASE_URL === null)('activity stream across instances (p
     return res.json().data as { id: string };
   };
   const openOnB = async (key: string, headers: Record<string, string> = {}) => {
-    const stream = await openEventStream((second as { base: string }).base, key, {}, headers);
+    const stream = await openEventStream((second as SecondInstance).base as string, key, {}, headers);
     streams.push(stream);
     expect(stream.status).toBe(200);
     return stream;
@@ -89,27 +77,18 @@ describe.skipIf(TEST_DATABASE_URL === null)('activity stream across instances (p
   });
 
   it(`delivers ${CHANGES} changes written on both instances exactly once, in the same order`, async () => {
-    const key = await t.services.apiKeys.createKey(OPERATOR, {
-      name: 'Follower',
-      allBoards: true,
-      grants: [],
-    });
-    const board = await ui('POST', '/boards', { name: 'Busy' });
-    const lane = await ui('POST', `/boards/${board.id}/lanes`, { name: 'Todo' });
-    const task = await ui('POST', `/boards/${board.id}/tasks`, { title: 'Chatty', laneId: lane.id });
-    const start = (await poll(t.app, key.key)).body.cursor;
+    const { key, commentsUrl, start } = await followedTask(t, ada.browser);
     const stream = await openOnB(key.key, { 'last-event-id': start });
-    const apps = [t.app, (second as { app: FastifyInstance }).app];
+    const apps = [t.app, (second as SecondInstance).app];
     const made: string[] = [];
     await inParallel(CHANGES, 8, async (i) => {
-      const url = `/boards/${board.id}/tasks/${task.id}/comments`;
       // A third through the web UI of A, the rest through the external API of A and B in turn.
       const res =
         i % 3 === 0
-          ? await ada.browser.request('POST', `/api/ui${url}`, { body: `ui ${i}` })
+          ? await ada.browser.request('POST', `/api/ui${commentsUrl}`, { body: `ui ${i}` })
           : await (apps[i % 2] as FastifyInstance).inject({
               method: 'POST',
-              url: `/api/ext/v1${url}`,
+              url: `/api/ext/v1${commentsUrl}`,
               headers: { authorization: `Bearer ${key.key}` },
               payload: { body: `api ${i}`, authorName: 'Bot' },
             });

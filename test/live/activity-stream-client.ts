@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { type Browser, OPERATOR, type UiTestApp } from '../ui/ui-support.js';
 import { SseClient } from './sse-client.js';
 
 export const EVENTS = '/api/ext/v1/events';
@@ -77,4 +78,23 @@ export async function inParallel(
       }
     }),
   );
+}
+
+/**
+ * What the ordering tests write to and follow: `key`, an integration's key to all boards; `commentsUrl`, the
+ * path (under /api/ui or /api/ext/v1) of the comments of a task on a new board, made by `browser`'s
+ * person; `start`, the stream's cursor before any of them.
+ */
+export async function followedTask(t: UiTestApp, browser: Browser) {
+  const key = await t.services.apiKeys.createKey(OPERATOR, { name: 'Follower', allBoards: true, grants: [] });
+  const ui = async (url: string, body: unknown) => {
+    const res = await browser.request('POST', `/api/ui${url}`, body);
+    if (res.statusCode >= 300) throw new Error(`POST ${url}: ${res.statusCode} ${res.body}`);
+    return res.json().data as { id: string };
+  };
+  const board = await ui('/boards', { name: 'Busy' });
+  const lane = await ui(`/boards/${board.id}/lanes`, { name: 'Todo' });
+  const task = await ui(`/boards/${board.id}/tasks`, { title: 'Chatty', laneId: lane.id });
+  const start = (await poll(t.app, key.key)).body.cursor;
+  return { key, commentsUrl: `/boards/${board.id}/tasks/${task.id}/comments`, start };
 }

@@ -1,33 +1,22 @@
-import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { ActivityRetention } from '../../src/domain/activities/activity-retention.js';
 import { describeEachDialect } from '../support/dialects.js';
-import { type Browser, buildUiTestApp, OPERATOR, type UiTestApp } from '../ui/ui-support.js';
+import { OPERATOR } from '../ui/ui-support.js';
 import { cursorPosition, openEventStream, poll } from './activity-stream-client.js';
+import { useListeningUiApp } from './live-app.js';
 import type { SseClient } from './sse-client.js';
 
 /** The activity stream's refusals: bad positions and parameters (400) and expired cursors (410). */
 describeEachDialect('activity stream refusals', (dialect) => {
-  let t: UiTestApp;
-  let base: string;
-  let ada: { id: string; browser: Browser };
+  const t = useListeningUiApp(dialect);
   const streams: SseClient[] = [];
 
-  beforeAll(async () => {
-    t = await buildUiTestApp(dialect);
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    ada = await t.person('member', 'Ada');
-  });
   afterEach(async () => {
     for (const stream of streams.splice(0)) await stream.close();
   });
-  afterAll(async () => {
-    await t?.close();
-  });
 
   const ui = async (method: 'POST', url: string, body?: unknown) => {
-    const res = await ada.browser.request(method, `/api/ui${url}`, body);
+    const res = await t.ada.browser.request(method, `/api/ui${url}`, body);
     if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
     return res.json().data as { id: string };
   };
@@ -39,7 +28,7 @@ describeEachDialect('activity stream refusals', (dialect) => {
   const keyOf = () =>
     t.services.apiKeys.createKey(OPERATOR, { name: 'Integration', allBoards: true, grants: [] });
   const open = async (key: string, query: Record<string, string> = {}) => {
-    const stream = await openEventStream(base, key, query);
+    const stream = await openEventStream(t.base, key, query);
     streams.push(stream);
     return stream;
   };

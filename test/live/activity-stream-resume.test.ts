@@ -1,16 +1,16 @@
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeEachDialect } from '../support/dialects.js';
 import { waitUntil } from '../support/wait.js';
-import { type Browser, buildUiTestApp, OPERATOR, type UiTestApp } from '../ui/ui-support.js';
 import {
   cursorPosition,
+  followedTask,
   inParallel,
   openEventStream,
   poll,
   received,
   type StreamEventBody,
 } from './activity-stream-client.js';
+import { useListeningUiApp } from './live-app.js';
 import type { SseClient } from './sse-client.js';
 
 const CHANGES = 1000;
@@ -23,41 +23,21 @@ const WRITERS = 8;
  * every change exactly once, in the same (commit) order.
  */
 describeEachDialect('activity stream resumption', (dialect) => {
-  let t: UiTestApp;
-  let base: string;
-  let ada: { id: string; browser: Browser };
-
-  beforeAll(async () => {
-    t = await buildUiTestApp(dialect);
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    ada = await t.person('member', 'Ada');
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useListeningUiApp(dialect);
 
   const ui = async (method: 'POST', url: string, body: unknown) => {
-    const res = await ada.browser.request(method, `/api/ui${url}`, body);
+    const res = await t.ada.browser.request(method, `/api/ui${url}`, body);
     if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
     return res.json().data as { id: string };
   };
 
   it(`delivers ${CHANGES} changes across disconnects exactly once, in order (SSE and long poll)`, async () => {
-    const key = await t.services.apiKeys.createKey(OPERATOR, {
-      name: 'Follower',
-      allBoards: true,
-      grants: [],
-    });
-    const board = await ui('POST', '/boards', { name: 'Busy' });
-    const lane = await ui('POST', `/boards/${board.id}/lanes`, { name: 'Todo' });
-    const task = await ui('POST', `/boards/${board.id}/tasks`, { title: 'Chatty', laneId: lane.id });
-    const start = (await poll(t.app, key.key)).body.cursor;
+    const { key, commentsUrl, start } = await followedTask(t, t.ada.browser);
 
     const made: string[] = [];
     let producing = true;
     const production = inParallel(CHANGES, WRITERS, async (i) => {
-      const comment = await ui('POST', `/boards/${board.id}/tasks/${task.id}/comments`, { body: `c${i}` });
+      const comment = await ui('POST', commentsUrl, { body: `c${i}` });
       made.push(comment.id);
     }).finally(() => {
       producing = false;
@@ -67,7 +47,7 @@ describeEachDialect('activity stream resumption', (dialect) => {
       const seen: StreamEventBody[] = [];
       let cursor = start;
       for (let connection = 0; seen.length < CHANGES; connection++) {
-        const stream: SseClient = await openEventStream(base, key.key, {}, { 'last-event-id': cursor });
+        const stream: SseClient = await openEventStream(t.base, key.key, {}, { 'last-event-id': cursor });
         expect(stream.status).toBe(200);
         // The first two connections drop after a share of the changes; the last reads to the end.
         const until = connection < 2 ? (connection + 1) * (CHANGES / 3) : CHANGES;

@@ -1,11 +1,11 @@
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { afterEach, beforeAll, expect, it } from 'vitest';
 import type { Actor } from '../../src/domain/actor.js';
 import { describeEachDialect } from '../support/dialects.js';
 import { waitUntil } from '../support/wait.js';
-import { type Browser, buildUiTestApp, OPERATOR, type UiTestApp } from '../ui/ui-support.js';
+import { OPERATOR } from '../ui/ui-support.js';
 import { openEventStream, poll, received } from './activity-stream-client.js';
+import { useListeningUiApp } from './live-app.js';
 import type { SseClient } from './sse-client.js';
 
 /** What the contract promises for a UI change reaching a stream; measured, bounded generously. */
@@ -13,28 +13,19 @@ const PROMISED_MS = 1000;
 const BOUND_MS = 5000;
 
 describeEachDialect('activity stream for integrations', (dialect) => {
-  let t: UiTestApp;
-  let base: string;
-  let ada: { id: string; browser: Browser };
+  const t = useListeningUiApp(dialect);
   let adaActor: Actor;
   const streams: SseClient[] = [];
 
-  beforeAll(async () => {
-    t = await buildUiTestApp(dialect);
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    ada = await t.person('member', 'Ada');
-    adaActor = { kind: 'user', origin: 'ui', userId: ada.id, name: 'Ada', role: 'member' };
+  beforeAll(() => {
+    adaActor = { kind: 'user', origin: 'ui', userId: t.ada.id, name: 'Ada', role: 'member' };
   });
   afterEach(async () => {
     for (const stream of streams.splice(0)) await stream.close();
   });
-  afterAll(async () => {
-    await t?.close();
-  });
 
   const ui = async (method: 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) => {
-    const res = await ada.browser.request(method, `/api/ui${url}`, body);
+    const res = await t.ada.browser.request(method, `/api/ui${url}`, body);
     if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
     return res.statusCode === 204 ? null : (res.json().data as { id: string });
   };
@@ -55,7 +46,7 @@ describeEachDialect('activity stream for integrations', (dialect) => {
     query: Record<string, string> = {},
     headers: Record<string, string> = {},
   ) => {
-    const stream = await openEventStream(base, key, query, headers);
+    const stream = await openEventStream(t.base, key, query, headers);
     streams.push(stream);
     return stream;
   };
@@ -79,7 +70,7 @@ describeEachDialect('activity stream for integrations', (dialect) => {
       id: `evt_${event.cursor}`,
       type: 'task.created',
       timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
-      actor: { type: 'person', id: ada.id, name: 'Ada' },
+      actor: { type: 'person', id: t.ada.id, name: 'Ada' },
       origin: 'ui',
       cursor: expect.any(String),
       data: { board_id: boardId, task_id: task.id, title: 'From the board', laneId },
@@ -111,7 +102,7 @@ describeEachDialect('activity stream for integrations', (dialect) => {
       [
         'task.created',
         'api',
-        { type: 'key', id: key.id, name: 'Deploy bot', person: { id: ada.id, name: 'Ada' } },
+        { type: 'key', id: key.id, name: 'Deploy bot', person: { id: t.ada.id, name: 'Ada' } },
       ],
     ]);
     expect(page.body.cursor).toBe(page.body.data[0]?.cursor);
@@ -137,7 +128,7 @@ describeEachDialect('activity stream for integrations', (dialect) => {
       });
     const task = (await api('POST', '/tasks', { title: 'Hooked', laneId })).json().data;
     await api('POST', `/tasks/${task.id}/comments`, { body: 'hi @Ada', authorName: 'Bot' });
-    await api('PUT', `/tasks/${task.id}/assignees/${ada.id}`);
+    await api('PUT', `/tasks/${task.id}/assignees/${t.ada.id}`);
     const streamed = (await poll(t.app, key.key, { after: cursor, wait: 10 })).body.data;
     const delivered = await t.db.database.kysely
       .selectFrom('webhook_events')
@@ -246,7 +237,7 @@ describeEachDialect('activity stream for integrations', (dialect) => {
     const key = await keyOf('all');
     const base0 = t.runtime.changeFeed.subscriptions;
     const gone = new AbortController();
-    const request = fetch(`${base}/api/ext/v1/events?wait=30`, {
+    const request = fetch(`${t.base}/api/ext/v1/events?wait=30`, {
       headers: { authorization: `Bearer ${key.key}`, accept: 'application/json' },
       signal: gone.signal,
     }).catch(() => null);
