@@ -2,13 +2,14 @@
 // handler on the same schema (DATABASE_URL, with its search_path) doing the same essential work as
 // baseline-server.mjs — key lookup by keyed hash, grant check, a rate-limit counter, the query, JSON —
 // with pg and none of the framework, validation or layering. Same pool size as Laneboard's (10).
-import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import pg from 'pg';
+import { bearerHasher, numberPositions, send, toTask } from './support/baseline-http.mjs';
 
 const port = Number(process.env.PORT);
 const master = process.env.LANEBOARD_SECRET_KEY;
-const lookupKey = Buffer.from(hkdfSync('sha256', Buffer.from(master), 'laneboard', 'lookup-v1', 32));
+const keyHash = bearerHasher(master);
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 pool.on('error', () => {});
 
@@ -16,26 +17,14 @@ pool.on('error', () => {});
 const q = (name, text) => (client, values) => client.query({ name, text, values });
 const keyByHash = q('key', 'select id, all_boards from api_keys where key_hash = $1 and revoked_at is null');
 const grant = q('grant', 'select permission from api_key_grants where api_key_id = $1 and board_id = $2');
-// Positions as Laneboard computes them from the stored ranks: numbered while the list is read (whole
-// lanes, in rank order), counted in the detail.
+// Positions as Laneboard computes them from the stored ranks: numbered while the list is read
+// (numberPositions), counted in the detail.
 const listTasks = q(
   'list',
   `select t.id, t.short_id, t.title, t.lane_id, t.priority, t.tags, t.archived, t.created_at, t.updated_at
    from tasks t join lanes l on l.id = t.lane_id where t.board_id = $1 and t.archived = 0
    order by l.position, t.rank, t.id`,
 );
-function numberPositions(rows) {
-  let lane = null;
-  let next = 0;
-  for (const row of rows) {
-    if (row.lane_id !== lane) {
-      lane = row.lane_id;
-      next = 0;
-    }
-    row.position = next++;
-  }
-  return rows;
-}
 const taskDetail = q(
   'detail',
   `select *, case when t.archived = 0 then (select cast(count(*) as integer) from tasks e
@@ -57,30 +46,6 @@ const insertTask = q(
 );
 const counters = new Map();
 
-function send(res, status, body) {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-  });
-  res.end(text);
-}
-
-function toTask(r) {
-  return {
-    id: r.id,
-    shortId: r.short_id,
-    title: r.title,
-    laneId: r.lane_id,
-    priority: r.priority,
-    tags: JSON.parse(r.tags),
-    archived: r.archived === 1,
-    position: r.position,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  };
-}
-
 function readBody(req) {
   return new Promise((resolve) => {
     let raw = '';
@@ -92,15 +57,13 @@ function readBody(req) {
 }
 
 async function handle(req, res) {
-  const token = /^bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+  const hash = keyHash(req.headers.authorization);
   // The body first, before a pooled connection is taken: a client that goes away mid-body (as the load
   // generator's connections do when a run ends) must not keep a connection of the pool forever.
   const body = req.method === 'POST' ? await readBody(req) : null;
   const client = await pool.connect();
   try {
-    const key =
-      token &&
-      (await keyByHash(client, [createHmac('sha256', lookupKey).update(token).digest('base64url')])).rows[0];
+    const key = hash && (await keyByHash(client, [hash])).rows[0];
     if (!key) return send(res, 401, { error: { code: 'invalid_key', message: 'no' } });
     const count = (counters.get(key.id) ?? 0) + 1;
     counters.set(key.id, count);

@@ -1,16 +1,17 @@
 // The baseline the API benchmark compares Laneboard against: a bare node:http handler on the same SQLite
 // database doing the same essential work (key lookup by keyed hash, grant check, a rate-limit counter,
 // the query, JSON) with none of the framework, validation or layering.
-import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { bearerHasher, numberPositions, send, toTask } from './support/baseline-http.mjs';
 
 const dataDir = process.env.LANEBOARD_DATA_DIR;
 const port = Number(process.env.PORT);
 const master = fs.readFileSync(path.join(dataDir, 'secret.key'), 'utf8').trim();
-const lookupKey = Buffer.from(hkdfSync('sha256', Buffer.from(master), 'laneboard', 'lookup-v1', 32));
+const keyHash = bearerHasher(master);
 const db = new Database(path.join(dataDir, 'laneboard.sqlite'));
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = NORMAL');
@@ -20,25 +21,13 @@ db.pragma('busy_timeout = 5000');
 
 const keyByHash = db.prepare('select id, all_boards from api_keys where key_hash = ? and revoked_at is null');
 const grant = db.prepare('select permission from api_key_grants where api_key_id = ? and board_id = ?');
-// Positions as Laneboard computes them from the stored ranks: numbered while the list is read (whole
-// lanes, in rank order), counted in the detail.
+// Positions as Laneboard computes them from the stored ranks: numbered while the list is read
+// (numberPositions), counted in the detail.
 const listTasks = db.prepare(
   `select t.id, t.short_id, t.title, t.lane_id, t.priority, t.tags, t.archived, t.created_at, t.updated_at
    from tasks t join lanes l on l.id = t.lane_id where t.board_id = ? and t.archived = 0
    order by l.position, t.rank, t.id`,
 );
-function numberPositions(rows) {
-  let lane = null;
-  let next = 0;
-  for (const row of rows) {
-    if (row.lane_id !== lane) {
-      lane = row.lane_id;
-      next = 0;
-    }
-    row.position = next++;
-  }
-  return rows;
-}
 const taskDetail = db.prepare(
   `select *, case when t.archived = 0 then (select count(*) from tasks e
      where e.lane_id = t.lane_id and e.archived = 0 and (e.rank, e.id) < (t.rank, t.id)) end as position
@@ -74,34 +63,10 @@ const insertTask = db.prepare(
 );
 const counters = new Map();
 
-function send(res, status, body) {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-  });
-  res.end(text);
-}
-
-function toTask(r) {
-  return {
-    id: r.id,
-    shortId: r.short_id,
-    title: r.title,
-    laneId: r.lane_id,
-    priority: r.priority,
-    tags: JSON.parse(r.tags),
-    archived: r.archived === 1,
-    position: r.position,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  };
-}
-
 /** The request's answer as [status, body]; sets the rate-limit header through `setHeader`. */
 function answer(method, boardId, taskId, authorization, body, setHeader) {
-  const token = /^bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
-  const key = token && keyByHash.get(createHmac('sha256', lookupKey).update(token).digest('base64url'));
+  const hash = keyHash(authorization);
+  const key = hash && keyByHash.get(hash);
   if (!key) return [401, { error: { code: 'invalid_key', message: 'no' } }];
   const count = (counters.get(key.id) ?? 0) + 1;
   counters.set(key.id, count);
