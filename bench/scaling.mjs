@@ -155,42 +155,31 @@ async function placePending(where) {
   await run('analyze');
 }
 
-async function measureDeliveries() {
-  const claim = await time(() => {
-    clock += 1000;
-    return claimDueDeliveries(db, dialect, {
-      nowMs: clock,
-      limit: 16,
-      leaseUntil: clock + 500,
-      leaseOwner: 'bench',
-      excludeWebhookIds: [],
-    });
+/** A claim of 16 a second after the last one (whose leases have run out by then), by `leaseOwner`. */
+function claimNext(leaseOwner = 'bench', options = {}) {
+  clock += 1000;
+  return claimDueDeliveries(db, dialect, {
+    nowMs: clock,
+    limit: 16,
+    leaseUntil: clock + 500,
+    leaseOwner,
+    excludeWebhookIds: [],
+    ...options,
   });
+}
+
+async function measureDeliveries() {
+  const claim = await time(() => claimNext());
   // A claim that leaves the only webhook out (its host is backlogged): it finds nothing, and looks
   // through at most the dispatcher's window of due deliveries.
-  const excludingClaim = await time(() => {
-    clock += 1000;
-    return claimDueDeliveries(db, dialect, {
-      nowMs: clock,
-      limit: 16,
-      leaseUntil: clock + 500,
-      leaseOwner: 'bench',
-      excludeWebhookIds: ['wh_1'],
-      scanLimit: 500,
-    });
-  });
+  const excludingClaim = await time(() =>
+    claimNext('bench', { excludeWebhookIds: ['wh_1'], scanLimit: 500 }),
+  );
   // A claim, then its results recorded in one transaction (as the dispatcher's writer does); recorded
   // as due again, so the next round finds the same pending deliveries.
   const claimAndRecord = await time(async () => {
-    clock += 1000;
-    const owner = `bench-${clock}`;
-    const claimed = await claimDueDeliveries(db, dialect, {
-      nowMs: clock,
-      limit: 16,
-      leaseUntil: clock + 500,
-      leaseOwner: owner,
-      excludeWebhookIds: [],
-    });
+    const owner = `bench-${clock + 1000}`;
+    const claimed = await claimNext(owner);
     const at = new Date(clock).toISOString();
     await db.transaction().execute((trx) =>
       recordAttempts(

@@ -149,106 +149,124 @@ const turnRow = (i) => {
   return [`turn_${i}`, `task_${task}`, boardOf(task), `m${i}`, words(10, 40)];
 };
 
-const seedStarted = performance.now();
-if (reuse !== null) {
-  // The rows' text is drawn again (not written) so the queries below are the seeding run's.
-  for (let i = 0; i < counts.tasks; i++) taskRow(i);
-  for (let i = 0; i < counts.comments; i++) commentRow(i);
-  for (let i = 0; i < counts.turns; i++) turnRow(i);
-} else if (databaseUrl) {
+/**
+ * The seeded tables, in the order their text is drawn: `row(i)` gives the values of `columns` (with
+ * their PostgreSQL types), `fixed` the values that are the same in every row.
+ */
+const SEEDED = [
+  {
+    table: 'tasks',
+    count: counts.tasks,
+    row: taskRow,
+    columns: {
+      id: 'text',
+      board_id: 'text',
+      lane_id: 'text',
+      short_id: 'text',
+      title: 'text',
+      description: 'text',
+      rank: 'float8',
+    },
+    fixed: { created_at: NOW, updated_at: NOW },
+  },
+  {
+    table: 'comments',
+    count: counts.comments,
+    row: commentRow,
+    columns: { id: 'text', task_id: 'text', board_id: 'text', body: 'text' },
+    fixed: { author_name: 'Bench', author_source: 'api', created_at: NOW },
+  },
+  {
+    table: 'turns',
+    count: counts.turns,
+    row: turnRow,
+    columns: { id: 'text', task_id: 'text', board_id: 'text', source_id: 'text', content: 'text' },
+    fixed: { source: 'claude', role: 'assistant', captured_at: NOW, created_at: NOW },
+  },
+];
+
+/** A seeded table's `insert into <table> (<columns>, <fixed columns>)`, and its fixed values as literals. */
+const insertInto = ({ table, columns, fixed }) => [
+  `insert into ${table} (${[...Object.keys(columns), ...Object.keys(fixed)].join(', ')})`,
+  Object.values(fixed)
+    .map((value) => `'${value}'`)
+    .join(', '),
+];
+
+/**
+ * Writes with the driver itself: `exec(sql, params)` (? placeholders), `insertMany(seeded)` (a function
+ * that writes a batch of rows of a SEEDED table) and `finish()` (statistics, then the connection closed).
+ */
+async function postgresWriter() {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  const unnest = (sql) => (rows) =>
-    client.query(
-      sql,
-      rows[0].map((_, column) => rows.map((row) => row[column])),
-    );
-  for (let b = 0; b < counts.boards; b++) {
-    await client.query('insert into boards (id, name, created_at, updated_at) values ($1, $2, $3, $3)', [
-      `brd_${b}`,
-      `Board ${b}`,
-      NOW,
-    ]);
-    await client.query(
-      'insert into lanes (id, board_id, name, position, created_at, updated_at) values ($1, $2, $3, 0, $4, $4)',
-      [`lane_${b}`, `brd_${b}`, 'Todo', NOW],
-    );
-  }
-  await seedTable(
-    'tasks',
-    counts.tasks,
-    taskRow,
-    unnest(`insert into tasks
-    (id, board_id, lane_id, short_id, title, description, rank, created_at, updated_at)
-    select *, '${NOW}', '${NOW}' from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::float8[])`),
-  );
-  await seedTable(
-    'comments',
-    counts.comments,
-    commentRow,
-    unnest(`insert into comments
-    (id, task_id, board_id, body, author_name, author_source, created_at)
-    select *, 'Bench', 'api', '${NOW}' from unnest($1::text[], $2::text[], $3::text[], $4::text[])`),
-  );
-  await seedTable(
-    'turns',
-    counts.turns,
-    turnRow,
-    unnest(`insert into turns
-    (id, task_id, board_id, source_id, content, source, role, captured_at, created_at)
-    select *, 'claude', 'assistant', '${NOW}', '${NOW}' from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])`),
-  );
-  await client.query('vacuum analyze');
-  await client.end();
-} else {
+  const numbered = (sql) => {
+    let n = 0;
+    return sql.replace(/\?/g, () => `$${++n}`);
+  };
+  return {
+    exec: (sql, params) => client.query(numbered(sql), params),
+    insertMany(seeded) {
+      const [insert, fixed] = insertInto(seeded);
+      const arrays = Object.values(seeded.columns).map((type, i) => `$${i + 1}::${type}[]`);
+      const sql = `${insert} select *, ${fixed} from unnest(${arrays.join(', ')})`;
+      return (rows) =>
+        client.query(
+          sql,
+          rows[0].map((_, column) => rows.map((row) => row[column])),
+        );
+    },
+    async finish() {
+      await client.query('vacuum analyze');
+      await client.end();
+    },
+  };
+}
+
+function sqliteWriter() {
   const db = new Sqlite(path.join(dataDir, 'laneboard.sqlite'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = OFF');
-  const insertMany = (sql) => {
-    const statement = db.prepare(sql);
-    const run = db.transaction((rows) => {
-      for (const row of rows) statement.run(row);
-    });
-    return async (rows) => run(rows);
+  return {
+    exec: async (sql, params) => db.prepare(sql).run(params),
+    insertMany(seeded) {
+      const [insert, fixed] = insertInto(seeded);
+      const values = Object.keys(seeded.columns).map(() => '?');
+      const statement = db.prepare(`${insert} values (${values.join(', ')}, ${fixed})`);
+      const run = db.transaction((rows) => {
+        for (const row of rows) statement.run(row);
+      });
+      return async (rows) => run(rows);
+    },
+    async finish() {
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      db.exec('analyze');
+      db.close();
+    },
   };
+}
+
+const seedStarted = performance.now();
+if (reuse !== null) {
+  // The rows' text is drawn again (not written) so the queries below are the seeding run's.
+  for (const { count, row } of SEEDED) for (let i = 0; i < count; i++) row(i);
+} else {
+  const writer = databaseUrl ? await postgresWriter() : sqliteWriter();
   for (let b = 0; b < counts.boards; b++) {
-    db.prepare('insert into boards (id, name, created_at, updated_at) values (?, ?, ?, ?)').run(
+    await writer.exec('insert into boards (id, name, created_at, updated_at) values (?, ?, ?, ?)', [
       `brd_${b}`,
       `Board ${b}`,
       NOW,
       NOW,
-    );
-    db.prepare(
+    ]);
+    await writer.exec(
       `insert into lanes (id, board_id, name, position, created_at, updated_at) values (?, ?, 'Todo', 0, ?, ?)`,
-    ).run(`lane_${b}`, `brd_${b}`, NOW, NOW);
+      [`lane_${b}`, `brd_${b}`, NOW, NOW],
+    );
   }
-  await seedTable(
-    'tasks',
-    counts.tasks,
-    taskRow,
-    insertMany(`insert into tasks
-    (id, board_id, lane_id, short_id, title, description, rank, created_at, updated_at)
-    values (?, ?, ?, ?, ?, ?, ?, '${NOW}', '${NOW}')`),
-  );
-  await seedTable(
-    'comments',
-    counts.comments,
-    commentRow,
-    insertMany(`insert into comments
-    (id, task_id, board_id, body, author_name, author_source, created_at)
-    values (?, ?, ?, ?, 'Bench', 'api', '${NOW}')`),
-  );
-  await seedTable(
-    'turns',
-    counts.turns,
-    turnRow,
-    insertMany(`insert into turns
-    (id, task_id, board_id, source_id, content, source, role, captured_at, created_at)
-    values (?, ?, ?, ?, ?, 'claude', 'assistant', '${NOW}', '${NOW}')`),
-  );
-  db.pragma('wal_checkpoint(TRUNCATE)');
-  db.exec('analyze');
-  db.close();
+  for (const seeded of SEEDED)
+    await seedTable(seeded.table, seeded.count, seeded.row, writer.insertMany(seeded));
+  await writer.finish();
 }
 if (reuse === null) console.log(`seeding took ${((performance.now() - seedStarted) / 1000).toFixed(0)} s`);
 
