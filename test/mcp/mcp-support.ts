@@ -1,8 +1,10 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, describe } from 'vitest';
 import type { Dialect } from '../../src/db/schema.js';
 import { CLI_OPERATOR as OPERATOR } from '../../src/domain/actor.js';
+import { ensureBuilt } from '../support/built-server.js';
+import { describeEachDialect } from '../support/dialects.js';
 import { buildTestApp, type TestApp } from '../support/test-app.js';
-import { connect, listen, type McpSession, type TransportKind } from './mcp-clients.js';
+import { connect, listen, type McpSession, TRANSPORTS, type TransportKind } from './mcp-clients.js';
 
 export const API = '/api/ext/v1';
 
@@ -15,10 +17,10 @@ export interface McpServer {
 }
 
 /**
- * The set-up the MCP suites share: one app for the suite (none when `skip`), and every session opened
- * through it closed after the suite, before the app.
+ * The set-up the MCP suites share: one app for the suite, and every session opened through it closed
+ * after the suite, before the app.
  */
-export function useMcpServer(dialect: Dialect, skip = false): McpServer {
+export function useMcpServer(dialect: Dialect): McpServer {
   const sessions: McpSession[] = [];
   // t and baseUrl are filled in by beforeAll, before any test reads them.
   const server = {
@@ -29,7 +31,6 @@ export function useMcpServer(dialect: Dialect, skip = false): McpServer {
     },
   } as McpServer;
   beforeAll(async () => {
-    if (skip) return;
     server.t = await buildTestApp(dialect);
     server.baseUrl = await listen(server.t.app);
   });
@@ -38,6 +39,23 @@ export function useMcpServer(dialect: Dialect, skip = false): McpServer {
     await server.t?.close();
   });
   return server;
+}
+
+/**
+ * The frame of the MCP suites: per dialect (`<name> (<dialect>)`) the built CLI, which the stdio transport
+ * runs, and one server (useMcpServer); in it, per transport, a describe `over <transport>` holding
+ * `body`'s tests.
+ */
+export function describeOverTransports(
+  name: string,
+  body: (mcp: McpServer, transport: TransportKind) => void,
+): void {
+  describeEachDialect(name, (dialect) => {
+    // Building can take a while on a busy machine.
+    beforeAll(() => ensureBuilt(), 180_000);
+    const mcp = useMcpServer(dialect);
+    describe.each(TRANSPORTS)('over %s', (transport: TransportKind) => body(mcp, transport));
+  });
 }
 
 /** An agent named `name` and a key (`keyName`) of its own to all boards. */
@@ -62,4 +80,10 @@ export async function boardWithLanes(t: TestApp, key: string, name: string, lane
     ).json().data.id;
   }
   return { boardId, lanes };
+}
+
+/** A task made with `key` on the board `boardId` (`body`: its title, lane and other fields). */
+export async function createTask(t: TestApp, key: string, boardId: string, body: Record<string, unknown>) {
+  const res = await t.request(key, 'POST', `${API}/boards/${boardId}/tasks`, body);
+  return res.json().data as { id: string; shortId: string };
 }
