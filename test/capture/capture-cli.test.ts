@@ -3,7 +3,7 @@ import path from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt, freePort } from '../support/built-server.js';
 import { captureCli } from './capture-process.js';
-import { fixture, storedTurns, useCaptureCase } from './capture-support.js';
+import { fixture, useCaptureCase } from './capture-support.js';
 
 /** `laneboard capture claude <args>` as Claude Code runs the hook. */
 const claudeCli = (args: string[], stdin: string | null, env: Record<string, string>) =>
@@ -19,24 +19,15 @@ describe('laneboard capture claude (the CLI process)', () => {
   const log = () => fs.readFileSync(path.join(c.stateDir, 'capture.log'), 'utf8');
 
   it('sends the transcript as turns, exits 0 silently and logs without the key', async () => {
-    const run = await claudeCli([], hookJson(), {
-      LANEBOARD_URL: c.server.url,
-      LANEBOARD_API_KEY: c.server.key,
-      LANEBOARD_TASK: c.shortId,
-      LANEBOARD_CAPTURE_STATE_DIR: c.stateDir,
-    });
+    const run = await claudeCli([], hookJson(), { ...c.hookEnv(), LANEBOARD_TASK: c.shortId });
     expect(run).toMatchObject({ code: 0, stdout: '', stderr: '' });
-    expect(await storedTurns(c.server, c.taskId)).toHaveLength(5);
+    expect(await c.turns()).toHaveLength(5);
     expect(log()).toMatch(/info .*Stop session s-1: task \w{8}: 5 turns sent, 5 new/);
     expect(log()).not.toContain(c.server.key);
   });
 
   it('exits 0 with bad input: not JSON, no transcript_path, empty stdin, unknown options, a missing file', async () => {
-    const env = {
-      LANEBOARD_URL: c.server.url,
-      LANEBOARD_API_KEY: c.server.key,
-      LANEBOARD_CAPTURE_STATE_DIR: c.stateDir,
-    };
+    const env = c.hookEnv();
     const runs = await Promise.all([
       claudeCli([], 'this is not json', env),
       claudeCli([], '{"session_id":"s"}', env),
@@ -54,41 +45,33 @@ describe('laneboard capture claude (the CLI process)', () => {
     expect(log()).toMatch(/stdin is not a Claude Code hook JSON object/);
     expect(log()).toMatch(/no task found/);
     expect(log()).toMatch(/cannot read the transcript/);
-    expect(await storedTurns(c.server, c.taskId)).toEqual([]);
+    expect(await c.turns()).toEqual([]);
   });
 
   it('exits 0 within its budget while the server is down, and the next run sends everything', async () => {
-    const base = { LANEBOARD_API_KEY: c.server.key, LANEBOARD_CAPTURE_STATE_DIR: c.stateDir };
-    const down = await claudeCli(['--task', c.shortId], hookJson(), {
-      ...base,
-      LANEBOARD_URL: `http://127.0.0.1:${await freePort()}`,
-    });
+    const nobody = `http://127.0.0.1:${await freePort()}`;
+    const down = await claudeCli(['--task', c.shortId], hookJson(), c.hookEnv(nobody));
     expect(down).toMatchObject({ code: 0, stdout: '', stderr: '' });
     expect(log()).toMatch(/error .*no answer.*the rest waits for the next run/);
 
-    const up = await claudeCli(['--task', c.shortId], hookJson(), { ...base, LANEBOARD_URL: c.server.url });
+    const up = await claudeCli(['--task', c.shortId], hookJson(), c.hookEnv());
     expect(up).toMatchObject({ code: 0, stderr: '' });
-    expect(await storedTurns(c.server, c.taskId)).toHaveLength(5);
+    expect(await c.turns()).toHaveLength(5);
   });
 
   it('Stop with last_assistant_message: the answer arrives with that run, and only once', async () => {
     const lines = fixture('claude-session.jsonl').split('\n').filter(Boolean);
     fs.writeFileSync(c.transcript, `${lines.slice(0, 11).join('\n')}\n`);
     const answer = JSON.parse(lines[11] as string).message.content[0].text as string;
-    const env = {
-      LANEBOARD_URL: c.server.url,
-      LANEBOARD_API_KEY: c.server.key,
-      LANEBOARD_TASK: c.shortId,
-      LANEBOARD_CAPTURE_STATE_DIR: c.stateDir,
-    };
+    const env = { ...c.hookEnv(), LANEBOARD_TASK: c.shortId };
     const stop = JSON.stringify({ ...JSON.parse(hookJson()), last_assistant_message: answer });
     expect(await claudeCli([], stop, env)).toMatchObject({ code: 0, stdout: '', stderr: '' });
-    expect((await storedTurns(c.server, c.taskId)).map((t) => t.content)).toContain(answer);
+    expect((await c.turns()).map((t) => t.content)).toContain(answer);
 
     fs.appendFileSync(c.transcript, `${lines.slice(11).join('\n')}\n`);
     const end = JSON.stringify({ ...JSON.parse(hookJson()), hook_event_name: 'SessionEnd' });
     expect(await claudeCli([], end, env)).toMatchObject({ code: 0, stderr: '' });
-    const turns = await storedTurns(c.server, c.taskId);
+    const turns = await c.turns();
     expect(turns).toHaveLength(5);
     expect(turns.filter((t) => t.content === answer)).toHaveLength(1);
     expect(log().trim().split('\n')).toEqual([

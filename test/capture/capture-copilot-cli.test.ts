@@ -3,7 +3,7 @@ import path from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt, freePort } from '../support/built-server.js';
 import { captureCli } from './capture-process.js';
-import { fixture, storedTurns, useCaptureCase } from './capture-support.js';
+import { fixture, useCaptureCase } from './capture-support.js';
 
 const SESSION = 'b8f1c2d3-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 
@@ -25,12 +25,7 @@ describe('laneboard capture copilot and capture status (the CLI process)', () =>
     fs.writeFileSync(path.join(c.dir, 'project', '.laneboard', 'task'), `${c.shortId}\n`);
   });
 
-  const env = (url = c.server.url) => ({
-    LANEBOARD_URL: url,
-    LANEBOARD_API_KEY: c.server.key,
-    LANEBOARD_CAPTURE_STATE_DIR: c.stateDir,
-    COPILOT_HOME: copilotHome,
-  });
+  const env = (url?: string) => ({ ...c.hookEnv(url), COPILOT_HOME: copilotHome });
   const hook = (name: string) =>
     fixture(name).replace('TRANSCRIPT', eventLog).replace('/home/dev/shop', path.join(c.dir, 'project'));
   const logLines = () => fs.readFileSync(path.join(c.stateDir, 'capture.log'), 'utf8').trim().split('\n');
@@ -38,7 +33,7 @@ describe('laneboard capture copilot and capture status (the CLI process)', () =>
   it('agentStop, then sessionEnd (no transcriptPath: the log under COPILOT_HOME): each sends the new turns', async () => {
     const stop = await captureCli(['copilot'], hook('copilot-hook-agent-stop.json'), env());
     expect(stop).toEqual({ code: 0, stdout: '', stderr: '' });
-    expect((await storedTurns(c.server, c.taskId)).map((t) => t.sourceId)).toEqual([
+    expect((await c.turns()).map((t) => t.sourceId)).toEqual([
       'e-0003-ask',
       'e-0006-text',
       'e-0009-tools',
@@ -48,7 +43,7 @@ describe('laneboard capture copilot and capture status (the CLI process)', () =>
     fs.appendFileSync(eventLog, fixture('copilot-events-more.jsonl'));
     const end = await captureCli(['copilot'], hook('copilot-hook-session-end.json'), env());
     expect(end).toEqual({ code: 0, stdout: '', stderr: '' });
-    const turns = await storedTurns(c.server, c.taskId);
+    const turns = await c.turns();
     expect(turns).toHaveLength(7);
     expect(turns.every((t) => (t as { source?: string }).source === 'copilot')).toBe(true);
     expect(logLines()).toEqual([
@@ -65,7 +60,7 @@ describe('laneboard capture copilot and capture status (the CLI process)', () =>
   it('takes VS Code’s Stop in the shared format; exits 0 with one log line on bad input', async () => {
     const vscode = await captureCli(['copilot'], hook('copilot-hook-vscode-stop.json'), env());
     expect(vscode).toEqual({ code: 0, stdout: '', stderr: '' });
-    expect(await storedTurns(c.server, c.taskId)).toHaveLength(4);
+    expect(await c.turns()).toHaveLength(4);
 
     const runs = await Promise.all([
       captureCli(['copilot'], 'not json', env()),

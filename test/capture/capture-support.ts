@@ -93,28 +93,33 @@ export interface CaptureCase {
   /** A task of the test's own, so it sees only its own turns. */
   taskId: string;
   shortId: string;
+  /** Every turn of the test's task, through the API, in capture order. */
+  turns(): Promise<StoredTurn[]>;
+  /** The environment a capture hook process runs with: the server (or `url`), its key, the state directory. */
+  hookEnv(url?: string): Record<string, string>;
 }
 
 /**
- * The set-up every capture suite shares: one server for the suite (none when `skip`), and per test a
+ * The set-up every capture suite shares: one server for the suite, and per test a
  * scratch directory and a new task. `transcript` is the transcript's path in the scratch directory (its
  * folders are made).
  */
-export function useCaptureCase(
-  dialect: Dialect,
-  { transcript, skip = false }: { transcript: string; skip?: boolean },
-): CaptureCase {
+export function useCaptureCase(dialect: Dialect, { transcript }: { transcript: string }): CaptureCase {
   // Filled in by the hooks below, before any test reads it.
   const c = {} as CaptureCase;
+  c.turns = () => storedTurns(c.server, c.taskId);
+  c.hookEnv = (url = c.server.url) => ({
+    LANEBOARD_URL: url,
+    LANEBOARD_API_KEY: c.server.key,
+    LANEBOARD_CAPTURE_STATE_DIR: c.stateDir,
+  });
   beforeAll(async () => {
-    if (skip) return;
     c.server = await startCaptureServer(dialect);
   });
   afterAll(async () => {
     await c.server?.close();
   });
   beforeEach(async () => {
-    if (skip) return;
     c.dir = scratchDir();
     c.transcript = path.join(c.dir, transcript);
     fs.mkdirSync(path.dirname(c.transcript), { recursive: true });

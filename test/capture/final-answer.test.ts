@@ -4,8 +4,8 @@ import type { MappedLine } from '../../src/capture/batches.js';
 import { mapClaudeLine } from '../../src/capture/claude-transcript.js';
 import { answerHash, hookAnswerTurn, trackAnswers } from '../../src/capture/final-answer.js';
 import { parseHookInput } from '../../src/capture/hook-input.js';
-import { DIALECTS } from '../support/database.js';
-import { fixture, memoryLog, runCapture, storedTurns, useCaptureCase } from './capture-support.js';
+import { describeEachDialect } from '../support/dialects.js';
+import { fixture, memoryLog, runCapture, useCaptureCase } from './capture-support.js';
 
 const LINES = fixture('claude-session.jsonl').split('\n').filter(Boolean);
 /** The transcript as Claude Code may have written it when `Stop` runs: the final answer not yet in it. */
@@ -70,8 +70,8 @@ describe('the final answer from the Stop hook (rules)', () => {
   });
 });
 
-describe.each(DIALECTS)('the final answer from the Stop hook ($dialect)', ({ dialect, skip }) => {
-  const c = useCaptureCase(dialect, { transcript: 'session.jsonl', skip });
+describeEachDialect('the final answer from the Stop hook', (dialect) => {
+  const c = useCaptureCase(dialect, { transcript: 'session.jsonl' });
 
   const stop = (message: string | null, event = 'Stop') => ({
     taskOption: c.shortId,
@@ -84,70 +84,68 @@ describe.each(DIALECTS)('the final answer from the Stop hook ($dialect)', ({ dia
     },
   });
 
-  describe.skipIf(skip)('', () => {
-    it('arrives with the Stop run, and its transcript line, written later, is not sent again', async () => {
-      fs.writeFileSync(c.transcript, BEFORE_ANSWER);
-      const log = memoryLog();
-      const first = await runCapture(c.server, c.transcript, c.stateDir, { ...stop(ANSWER), log });
-      expect(first).toMatchObject({ sent: 5, inserted: 5, stopped: null });
-      expect(log.lines).toEqual([
-        expect.stringMatching(/5 turns sent \(the final answer from the hook input\), 5 new/),
-      ]);
-      const afterStop = await storedTurns(c.server, c.taskId);
-      expect(afterStop.at(-1)).toMatchObject({
-        role: 'assistant',
-        content: ANSWER,
-        sourceId: expect.stringMatching(/^stop:s-1:/),
-      });
-
-      fs.appendFileSync(c.transcript, REST);
-      const end = await runCapture(c.server, c.transcript, c.stateDir, stop(null, 'SessionEnd'));
-      expect(end).toMatchObject({ sent: 0, stopped: null });
-      const turns = await storedTurns(c.server, c.taskId);
-      expect(turns).toHaveLength(5);
-      expect(turns.filter((t) => t.content === ANSWER)).toHaveLength(1);
+  it('arrives with the Stop run, and its transcript line, written later, is not sent again', async () => {
+    fs.writeFileSync(c.transcript, BEFORE_ANSWER);
+    const log = memoryLog();
+    const first = await runCapture(c.server, c.transcript, c.stateDir, { ...stop(ANSWER), log });
+    expect(first).toMatchObject({ sent: 5, inserted: 5, stopped: null });
+    expect(log.lines).toEqual([
+      expect.stringMatching(/5 turns sent \(the final answer from the hook input\), 5 new/),
+    ]);
+    const afterStop = await c.turns();
+    expect(afterStop.at(-1)).toMatchObject({
+      role: 'assistant',
+      content: ANSWER,
+      sourceId: expect.stringMatching(/^stop:s-1:/),
     });
 
-    it('is not sent twice when the transcript already holds it, or when Stop runs again', async () => {
-      fs.writeFileSync(c.transcript, fixture('claude-session.jsonl'));
-      // Claude Code's text and ours may differ in whitespace only.
-      const echoed = ANSWER.replace(/ /g, '  ');
-      expect(await runCapture(c.server, c.transcript, c.stateDir, stop(echoed))).toMatchObject({
-        sent: 5,
-        inserted: 5,
-      });
-      expect(await runCapture(c.server, c.transcript, c.stateDir, stop(echoed))).toMatchObject({ sent: 0 });
-      const turns = await storedTurns(c.server, c.taskId);
-      expect(turns.map((t) => t.sourceId).at(-1)).toBe('a-0011-done');
-      expect(turns).toHaveLength(5);
-    });
+    fs.appendFileSync(c.transcript, REST);
+    const end = await runCapture(c.server, c.transcript, c.stateDir, stop(null, 'SessionEnd'));
+    expect(end).toMatchObject({ sent: 0, stopped: null });
+    const turns = await c.turns();
+    expect(turns).toHaveLength(5);
+    expect(turns.filter((t) => t.content === ANSWER)).toHaveLength(1);
+  });
 
-    it('is sent again when the same words answer a later prompt', async () => {
-      // The hook's answer is stamped with the time of the run: runs at the transcript's time keep the order.
-      const clockAt = (iso: string) => ({ clock: { now: () => Date.parse(iso) } });
-      fs.writeFileSync(c.transcript, BEFORE_ANSWER);
-      await runCapture(c.server, c.transcript, c.stateDir, {
-        ...stop(ANSWER),
-        ...clockAt('2026-11-20T09:00:30Z'),
-      });
-      const ask = JSON.stringify({
-        type: 'user',
-        uuid: 'u-0100-again',
-        timestamp: '2026-11-20T09:10:00.000Z',
-        message: { role: 'user', content: 'And the other test?' },
-      });
-      fs.appendFileSync(c.transcript, `${REST}${ask}\n`);
-      const again = await runCapture(c.server, c.transcript, c.stateDir, {
-        ...stop(ANSWER),
-        ...clockAt('2026-11-20T09:10:30Z'),
-      });
-      expect(again).toMatchObject({ sent: 2, inserted: 2 });
-      const turns = await storedTurns(c.server, c.taskId);
-      expect(turns.map((t) => t.sourceId).slice(-2)).toEqual([
-        'u-0100-again',
-        expect.stringMatching(/^stop:s-1:/),
-      ]);
-      expect(turns.filter((t) => t.content === ANSWER)).toHaveLength(2);
+  it('is not sent twice when the transcript already holds it, or when Stop runs again', async () => {
+    fs.writeFileSync(c.transcript, fixture('claude-session.jsonl'));
+    // Claude Code's text and ours may differ in whitespace only.
+    const echoed = ANSWER.replace(/ /g, '  ');
+    expect(await runCapture(c.server, c.transcript, c.stateDir, stop(echoed))).toMatchObject({
+      sent: 5,
+      inserted: 5,
     });
+    expect(await runCapture(c.server, c.transcript, c.stateDir, stop(echoed))).toMatchObject({ sent: 0 });
+    const turns = await c.turns();
+    expect(turns.map((t) => t.sourceId).at(-1)).toBe('a-0011-done');
+    expect(turns).toHaveLength(5);
+  });
+
+  it('is sent again when the same words answer a later prompt', async () => {
+    // The hook's answer is stamped with the time of the run: runs at the transcript's time keep the order.
+    const clockAt = (iso: string) => ({ clock: { now: () => Date.parse(iso) } });
+    fs.writeFileSync(c.transcript, BEFORE_ANSWER);
+    await runCapture(c.server, c.transcript, c.stateDir, {
+      ...stop(ANSWER),
+      ...clockAt('2026-11-20T09:00:30Z'),
+    });
+    const ask = JSON.stringify({
+      type: 'user',
+      uuid: 'u-0100-again',
+      timestamp: '2026-11-20T09:10:00.000Z',
+      message: { role: 'user', content: 'And the other test?' },
+    });
+    fs.appendFileSync(c.transcript, `${REST}${ask}\n`);
+    const again = await runCapture(c.server, c.transcript, c.stateDir, {
+      ...stop(ANSWER),
+      ...clockAt('2026-11-20T09:10:30Z'),
+    });
+    expect(again).toMatchObject({ sent: 2, inserted: 2 });
+    const turns = await c.turns();
+    expect(turns.map((t) => t.sourceId).slice(-2)).toEqual([
+      'u-0100-again',
+      expect.stringMatching(/^stop:s-1:/),
+    ]);
+    expect(turns.filter((t) => t.content === ANSWER)).toHaveLength(2);
   });
 });
