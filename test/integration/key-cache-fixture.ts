@@ -1,7 +1,6 @@
 import SqliteDatabase from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { beforeAll } from 'vitest';
 import type { Database } from '../../src/db/database.js';
 import type { Dialect } from '../../src/db/schema.js';
 import { CLI_OPERATOR as OPERATOR } from '../../src/domain/actor.js';
@@ -64,7 +63,7 @@ export interface KeyCacheInstances {
   /** A second instance on the same database (its own connection or pool, as another process has). */
   b: SecondInstance;
   /** A board both instances have heard of (created by the operator). */
-  boardId(): string;
+  board: { id: string };
 }
 
 /** Two app instances on one fresh database of `dialect`, both listening for key changes. */
@@ -75,18 +74,15 @@ export function useKeyCacheInstances(dialect: Dialect): KeyCacheInstances {
     () => startSecondInstance(t.db, { poolSize: 3 }),
     (instance) => instance.close(),
   );
-  let boardId: string | undefined;
-  beforeAll(async () => {
-    boardId = (await t.services.boards.createBoard(OPERATOR, { name: 'Cached' })).id;
-    await listening(t.db.database);
-    await listening(b.database);
-  });
-  return {
-    t,
-    b,
-    boardId: () => {
-      if (boardId === undefined) throw new Error('the board is created in beforeAll');
-      return boardId;
+  const board = useFixture(
+    'the cached board',
+    async () => {
+      const { id } = await t.services.boards.createBoard(OPERATOR, { name: 'Cached' });
+      await listening(t.db.database);
+      await listening(b.database);
+      return { id };
     },
-  };
+    async () => {},
+  );
+  return { t, b, board };
 }

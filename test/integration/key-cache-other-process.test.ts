@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { CLI_OPERATOR as OPERATOR } from '../../src/domain/actor.js';
 import { describeEachDialect } from '../support/dialects.js';
 import {
@@ -13,16 +13,11 @@ import {
 
 /* Writes by another process (the CLI) reach the key and webhook caches (key-cache-fixture.ts). */
 describeEachDialect('key lookup cache and other processes', (dialect) => {
-  const instances = useKeyCacheInstances(dialect);
-  const { t, b } = instances;
-  let boardId: string;
-  beforeAll(() => {
-    boardId = instances.boardId();
-  });
+  const { t, b, board } = useKeyCacheInstances(dialect);
 
   it('a revocation written by another process (the CLI) applies to the next request after it arrives', async () => {
-    const { key, id } = await t.createKey({ [boardId]: 'read' });
-    const url = `/api/ext/v1/boards/${boardId}`;
+    const { key, id } = await t.createKey({ [board.id]: 'read' });
+    const url = `/api/ext/v1/boards/${board.id}`;
     expect((await get(t.app, key, url)).statusCode).toBe(200);
     expect((await get(t.app, key, url)).statusCode).toBe(200);
     const before = await listening(t.db.database);
@@ -47,7 +42,7 @@ describeEachDialect('key lookup cache and other processes', (dialect) => {
       ['update api_keys set name = $1 where id = $2', ['stamp 2', 'key_stamp']],
       [
         'insert into api_key_grants (api_key_id, board_id, permission, created_at) values ($1, $2, $3, $4)',
-        ['key_stamp', boardId, 'read', now],
+        ['key_stamp', board.id, 'read', now],
       ],
       ['update api_key_grants set permission = $1 where api_key_id = $2', ['edit', 'key_stamp']],
       ['delete from api_key_grants where api_key_id = $1', ['key_stamp']],
@@ -70,7 +65,7 @@ describeEachDialect('key lookup cache and other processes', (dialect) => {
     'commits of other connections that write no key, grant or webhook (the dispatcher thread, the CLI) leave the stamp alone; a cascade moves it',
     async () => {
       const before = await listening(t.db.database);
-      await writeFromOutside(t, 'update boards set name = $1 where id = $2', ['Renamed elsewhere', boardId]);
+      await writeFromOutside(t, 'update boards set name = $1 where id = $2', ['Renamed elsewhere', board.id]);
       expect(t.db.database.keyChanges.current()).toBe(before);
       const doomed = (await t.services.boards.createBoard(OPERATOR, { name: 'Doomed' })).id;
       await t.createKey({ [doomed]: 'read' });
@@ -84,7 +79,7 @@ describeEachDialect('key lookup cache and other processes', (dialect) => {
   it.skipIf(dialect !== 'sqlite')(
     'a stamp read inside a transaction that wrote a webhook and rolled back never comes back',
     async () => {
-      const { id: keyId } = await t.createKey({ [boardId]: 'read' });
+      const { id: keyId } = await t.createKey({ [board.id]: 'read' });
       const before = await listening(t.db.database);
       const insert = (db: typeof t.db.database.kysely) =>
         sql`insert into webhooks (id, api_key_id, url, events, active, secret_sealed, created_at, updated_at)
@@ -110,7 +105,7 @@ describeEachDialect('key lookup cache and other processes', (dialect) => {
   );
 
   it('the webhooks a change goes to follow webhook changes made on another instance or process', async () => {
-    const { key, id: keyId } = await t.createKey({ [boardId]: 'edit' });
+    const { key, id: keyId } = await t.createKey({ [board.id]: 'edit' });
     const queuedFor = async (webhookId: string) =>
       Number(
         (
@@ -122,7 +117,7 @@ describeEachDialect('key lookup cache and other processes', (dialect) => {
         ).n,
       );
     // Matching is read (and kept) before the webhook exists.
-    expect((await postLane(t.app, key, boardId)).statusCode).toBe(201);
+    expect((await postLane(t.app, key, board.id)).statusCode).toBe(201);
     let before = await listening(t.db.database);
     const webhook = await b.services.webhooks.createWebhook(OPERATOR, {
       url: 'https://hooks.example.com/laneboard',
@@ -130,19 +125,19 @@ describeEachDialect('key lookup cache and other processes', (dialect) => {
       apiKeyId: keyId,
     });
     await notified(t.db.database, before);
-    expect((await postLane(t.app, key, boardId)).statusCode).toBe(201);
+    expect((await postLane(t.app, key, board.id)).statusCode).toBe(201);
     expect(await queuedFor(webhook.id)).toBe(1);
 
     // Paused by another process: the next change here queues nothing for it.
     before = await listening(t.db.database);
     await writeFromOutside(t, 'update webhooks set active = 0 where id = $1', [webhook.id]);
     await notified(t.db.database, before);
-    expect((await postLane(t.app, key, boardId)).statusCode).toBe(201);
+    expect((await postLane(t.app, key, board.id)).statusCode).toBe(201);
     expect(await queuedFor(webhook.id)).toBe(1);
 
     // Resumed on this instance: at once.
     await t.services.webhooks.updateWebhook(OPERATOR, webhook.id, { active: true });
-    expect((await postLane(t.app, key, boardId)).statusCode).toBe(201);
+    expect((await postLane(t.app, key, board.id)).statusCode).toBe(201);
     expect(await queuedFor(webhook.id)).toBe(2);
   });
 });

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { CLI_OPERATOR as OPERATOR } from '../../src/domain/actor.js';
 import { describeEachDialect } from '../support/dialects.js';
 import {
@@ -13,25 +13,20 @@ import {
 
 /* Key lookups are cached per instance: changes made through an instance apply to the next request (key-cache-fixture.ts). */
 describeEachDialect('key lookup cache', (dialect) => {
-  const instances = useKeyCacheInstances(dialect);
-  const { t, b } = instances;
-  let boardId: string;
-  beforeAll(() => {
-    boardId = instances.boardId();
-  });
+  const { t, b, board } = useKeyCacheInstances(dialect);
 
   it('the change stamp stays while nothing is written and moves when a key changes elsewhere', async () => {
-    const { key, id } = await t.createKey({ [boardId]: 'read' });
+    const { key, id } = await t.createKey({ [board.id]: 'read' });
     const before = await listening(b.database);
     expect(b.database.keyChanges.current()).toBe(before);
     await writeFromOutside(t, 'update api_keys set name = $1 where id = $2', ['renamed', id]);
     await notified(b.database, before);
-    expect((await get(b.app, key, `/api/ext/v1/boards/${boardId}`)).statusCode).toBe(200);
+    expect((await get(b.app, key, `/api/ext/v1/boards/${board.id}`)).statusCode).toBe(200);
   });
 
   it('a revocation applies to the next request on the instance that made it and on another one', async () => {
-    const { key, id } = await t.createKey({ [boardId]: 'edit' });
-    const url = `/api/ext/v1/boards/${boardId}/tasks`;
+    const { key, id } = await t.createKey({ [board.id]: 'edit' });
+    const url = `/api/ext/v1/boards/${board.id}/tasks`;
     // Twice on each instance: the second answer comes from the cache.
     for (const app of [t.app, b.app, t.app, b.app]) expect((await get(app, key, url)).statusCode).toBe(200);
     const before = await listening(b.database);
@@ -45,21 +40,21 @@ describeEachDialect('key lookup cache', (dialect) => {
   });
 
   it('a grant change applies to the next request on both instances', async () => {
-    const { key, id } = await t.createKey({ [boardId]: 'read' });
+    const { key, id } = await t.createKey({ [board.id]: 'read' });
     for (const app of [t.app, b.app, t.app, b.app])
-      expect((await postLane(app, key, boardId)).statusCode).toBe(403);
+      expect((await postLane(app, key, board.id)).statusCode).toBe(403);
     const before = await listening(t.db.database);
 
     // Made on the second instance this time.
-    await b.services.apiKeys.grantBoard(OPERATOR, id, { boardId, permission: 'edit' });
-    expect((await postLane(b.app, key, boardId)).statusCode).toBe(201);
+    await b.services.apiKeys.grantBoard(OPERATOR, id, { boardId: board.id, permission: 'edit' });
+    expect((await postLane(b.app, key, board.id)).statusCode).toBe(201);
     await notified(t.db.database, before);
-    expect((await postLane(t.app, key, boardId)).statusCode).toBe(201);
+    expect((await postLane(t.app, key, board.id)).statusCode).toBe(201);
   });
 
   it('a board a key creates is usable by that key at once', async () => {
-    const { key } = await t.createKey({ [boardId]: 'read' });
-    expect((await get(t.app, key, `/api/ext/v1/boards/${boardId}`)).statusCode).toBe(200);
+    const { key } = await t.createKey({ [board.id]: 'read' });
+    expect((await get(t.app, key, `/api/ext/v1/boards/${board.id}`)).statusCode).toBe(200);
     const created = await t.app.inject({
       method: 'POST',
       url: '/api/ext/v1/boards',
@@ -71,16 +66,16 @@ describeEachDialect('key lookup cache', (dialect) => {
   });
 
   it('task writes leave the stamp alone, so a burst of creates keeps the cached lookup', async () => {
-    const { key } = await t.createKey({ [boardId]: 'edit' });
+    const { key } = await t.createKey({ [board.id]: 'edit' });
     const unused = await listening(t.db.database);
-    const lane = (await postLane(t.app, key, boardId)).json().data;
+    const lane = (await postLane(t.app, key, board.id)).json().data;
     // A key's first use records last_used_at, a key write: wait for it to be heard.
     await notified(t.db.database, unused);
     const before = await listening(t.db.database);
     for (let i = 0; i < 3; i++) {
       const created = await t.app.inject({
         method: 'POST',
-        url: `/api/ext/v1/boards/${boardId}/tasks`,
+        url: `/api/ext/v1/boards/${board.id}/tasks`,
         headers: { authorization: `Bearer ${key}` },
         payload: { title: `Task ${i}`, laneId: lane.id },
       });
@@ -90,8 +85,8 @@ describeEachDialect('key lookup cache', (dialect) => {
   });
 
   it("a key write on the instance's own connection that bypasses the key service applies at once", async () => {
-    const { key, id } = await t.createKey({ [boardId]: 'read' });
-    const url = `/api/ext/v1/boards/${boardId}`;
+    const { key, id } = await t.createKey({ [board.id]: 'read' });
+    const url = `/api/ext/v1/boards/${board.id}`;
     expect((await get(t.app, key, url)).statusCode).toBe(200);
     expect((await get(t.app, key, url)).statusCode).toBe(200);
     const before = await listening(t.db.database);
