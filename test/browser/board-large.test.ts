@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadFactor } from '../support/machine-load.js';
 import { type BoardWorld, openBoardWorld } from './fixtures.js';
 import { createdId, screenshot, uiApi } from './support.js';
 
@@ -62,8 +63,10 @@ describe('a large board in the browser', { timeout: 60_000 }, () => {
       }
       return times;
     }, bigId);
+    // Like the in-process read (test/live/board-view.test.ts), the bound grows with the machine's load:
+    // at load 18 on two cores the best of five reads took 483 ms.
     expect(Math.min(...viewTimes), `view read times ${viewTimes.map(Math.round).join(', ')} ms`).toBeLessThan(
-      300,
+      300 * loadFactor(),
     );
 
     // Long tasks of the main thread (over 50 ms) from the first byte of the page on.
@@ -108,7 +111,7 @@ describe('a large board in the browser', { timeout: 60_000 }, () => {
     expect(
       longest,
       `long tasks per visit: ${visits.map((tasks) => tasks.join(', ')).join(' | ')} ms`,
-    ).toBeLessThan(200);
+    ).toBeLessThan(200 * loadFactor());
     // Only the cards in view are in the DOM.
     expect(await big.getByRole('listitem').count()).toBeLessThan(800);
     expect(await big.getByText('Loading tasks…').count()).toBe(0);
