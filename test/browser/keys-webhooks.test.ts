@@ -56,6 +56,7 @@ describe('API keys and webhooks in the browser', { timeout: 60_000 }, () => {
     await dialog.getByLabel('Chosen boards').check();
     await dialog.getByLabel('Roadmap').selectOption('edit');
     await expectAccessible(page, 'create key dialog');
+    await screenshot(page, 'settings-key-create');
     await dialog.getByRole('button', { name: 'Create key' }).click();
     key = await dialog.getByLabel('API key', { exact: true }).inputValue();
     expect(key).toMatch(/^ak_/);
@@ -116,15 +117,25 @@ describe('API keys and webhooks in the browser', { timeout: 60_000 }, () => {
     await dialog.getByRole('button', { name: 'Create webhook' }).click();
     await dialog.getByText('url must not contain a user name or password.').waitFor();
     // Another scheme, on this server that takes http:// too: the message names both, without backticks.
+    // Editing the field takes its old message away; the next submit says what is wrong now.
     await dialog.getByLabel('Payload URL').fill('ftp://example.com/hook');
+    expect(await dialog.getByText('url must not contain a user name or password.').count()).toBe(0);
     await dialog.getByRole('button', { name: 'Create webhook' }).click();
-    await dialog.getByText('url must use http:// or https://.', { exact: true }).waitFor();
+    const schemeError = dialog.getByText('url must use http:// or https://.', { exact: true });
+    await schemeError.waitFor();
     expect(await dialog.getByText(/`/).count()).toBe(0);
+    // Still wrong after an edit: the same message comes back with the submit.
+    await dialog.getByLabel('Payload URL').fill('ftp://example.com/other');
+    await schemeError.waitFor({ state: 'detached' });
+    await dialog.getByRole('button', { name: 'Create webhook' }).click();
+    await schemeError.waitFor();
     await dialog.getByLabel('Payload URL').fill(receiver.url());
+    await schemeError.waitFor({ state: 'detached' });
     await dialog.getByLabel('Chosen events').check();
     await dialog.getByLabel('lane.created').check();
     await dialog.getByLabel('task.created').check();
     await expectAccessible(page, 'create webhook dialog');
+    await screenshot(page, 'settings-webhook-create');
     await dialog.getByRole('button', { name: 'Create webhook' }).click();
     expect(await dialog.getByLabel('Signing secret', { exact: true }).inputValue()).toMatch(/^whsec_/);
     await dialog.getByRole('button', { name: 'Done' }).click();

@@ -114,8 +114,17 @@ describe('people, sign-in and roles in the browser', { timeout: 60_000 }, () => 
     await owner.getByRole('button', { name: 'Save name' }).click();
     await owner.getByRole('button', { name: /Ada Lovelace.*account menu/ }).waitFor();
 
+    // Two new passwords that differ: said at the repeat, gone while it is edited, said again on submit.
     await owner.getByLabel('Current password').fill('wrong current password');
     await owner.getByLabel('New password', { exact: true }).fill(`${PASSWORD}!`);
+    await owner.getByLabel('Repeat the new password').fill(`${PASSWORD}?`);
+    await owner.getByRole('button', { name: 'Change password' }).click();
+    const differ = owner.getByText('The two new passwords differ.');
+    await differ.waitFor();
+    await owner.getByLabel('Repeat the new password').fill(`${PASSWORD}.`);
+    await differ.waitFor({ state: 'detached' });
+    await owner.getByRole('button', { name: 'Change password' }).click();
+    await differ.waitFor();
     await owner.getByLabel('Repeat the new password').fill(`${PASSWORD}!`);
     await owner.getByRole('button', { name: 'Change password' }).click();
     await owner

@@ -4,7 +4,10 @@ import {
   type InputHTMLAttributes,
   type ReactNode,
   type SelectHTMLAttributes,
+  useEffect,
   useId,
+  useRef,
+  useState,
 } from 'react';
 import { ApiError } from '../api/client';
 import { formatDateTime, formatRelative } from '../lib/format';
@@ -53,16 +56,35 @@ export function TextField({
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
-  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
+  // An error about the value goes once the person edits it, and shows again with the next submit
+  // (the same message, if the value is still wrong): a message about what the field no longer holds
+  // would only mislead.
+  const [editedAway, setEditedAway] = useState<string | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    const form = input.current?.form;
+    if (!form) return;
+    const submitted = () => setEditedAway(null);
+    form.addEventListener('submit', submitted);
+    return () => form.removeEventListener('submit', submitted);
+  }, []);
+  if (editedAway !== null && error !== editedAway) setEditedAway(null);
+  const shown = error && error !== editedAway ? error : null;
+  const describedBy = [hint ? hintId : null, shown ? errorId : null].filter(Boolean).join(' ') || undefined;
   return (
     <div className="space-y-1">
       <label htmlFor={id} className="block text-sm font-medium">
         {label}
       </label>
       <input
+        ref={input}
         id={id}
         {...props}
-        aria-invalid={error ? true : undefined}
+        onChange={(event) => {
+          if (error) setEditedAway(error);
+          props.onChange?.(event);
+        }}
+        aria-invalid={shown ? true : undefined}
         aria-describedby={describedBy}
         className={FIELD}
       />
@@ -71,9 +93,9 @@ export function TextField({
           {hint}
         </p>
       )}
-      {error && (
+      {shown && (
         <p id={errorId} className="text-sm text-red-700 dark:text-red-400">
-          {error}
+          {shown}
         </p>
       )}
     </div>
