@@ -124,10 +124,14 @@ export class SqliteCheckpointer {
   checkpoint(): Promise<CheckpointResult> {
     if (this.running) return this.running;
     const worker = this.ensureWorker();
+    // Idle, the worker does not keep the process alive; while it checkpoints it does, or a process
+    // with nothing else pending would end with the checkpoint (and whoever awaits it) cut off.
+    worker.ref();
     this.running = new Promise<CheckpointResult>((resolve) => {
       const done = (result: CheckpointResult) => {
         worker.off('message', done);
         worker.off('exit', exited);
+        worker.unref();
         this.running = null;
         if (!result.ok) this.onError(new Error(`background checkpoint failed (${result.code})`));
         resolve(result);
@@ -148,6 +152,9 @@ export class SqliteCheckpointer {
     const worker = this.worker;
     this.worker = null;
     if (!worker) return;
+    // Kept alive until it has closed its connection: a process ending meanwhile (the CLI's, after
+    // its last await) would tear the worker down mid-close.
+    worker.ref();
     await new Promise<void>((resolve) => {
       worker.once('exit', () => resolve());
       worker.postMessage('close');

@@ -63,7 +63,17 @@ export class LockReleases {
   /** Resolves after a release after `seen` (or RELEASE_WAIT_MS); the event loop runs meanwhile. */
   async wait(seen: number): Promise<void> {
     const waited = (Atomics as unknown as AtomicsWaitAsync).waitAsync(this.count, 0, seen, RELEASE_WAIT_MS);
-    if (waited.async) await waited.value;
+    if (waited.async) {
+      // A pending waitAsync does not keep Node's event loop alive: a process with nothing else pending
+      // (a CLI command; a server has its socket) would end mid-wait with its work undone. This timer
+      // keeps it running until the wait is over.
+      const keepAlive = setTimeout(() => {}, RELEASE_WAIT_MS + 1);
+      try {
+        await waited.value;
+      } finally {
+        clearTimeout(keepAlive);
+      }
+    }
     // Already released: yield once anyway, so that what waits on the event loop runs between tries.
     else await new Promise<void>((resolve) => setImmediate(resolve));
   }

@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
 import { BACKSTOP_AUTOCHECKPOINT_PAGES, SqliteCheckpointer } from '../../src/db/sqlite-checkpointer.js';
+import { PROJECT_ROOT, runCommand } from '../cli/run-cli.js';
 import { waitUntil } from '../support/wait.js';
 
 const dirs: string[] = [];
@@ -152,5 +154,23 @@ describe('background SQLite checkpoints', () => {
       interval: 50,
     });
     await database.close();
+  });
+
+  it('keeps a process with nothing else to do alive through a checkpoint and its close', async () => {
+    const { file, db } = walDatabase(200);
+    db.close();
+    // A module awaiting only the checkpointer, as a CLI command's last steps do: an idle worker must
+    // not keep a process alive, but one at work or closing must, or the process ends mid-way.
+    const script = `
+      import { SqliteCheckpointer } from ${JSON.stringify(pathToFileURL(path.join(PROJECT_ROOT, 'dist/db/sqlite-checkpointer.js')).href)};
+      const checkpointer = new SqliteCheckpointer(${JSON.stringify(file)}, (e) => console.error(e.message), { intervalMs: 60000 });
+      const result = await checkpointer.checkpoint();
+      await checkpointer.close();
+      console.log(JSON.stringify(result));`;
+    const scriptFile = path.join(path.dirname(file), 'checkpoint-and-close.mjs');
+    fs.writeFileSync(scriptFile, script);
+    const run = await runCommand(process.execPath, [scriptFile], {});
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(run.stdout)).toMatchObject({ ok: true });
   });
 });
