@@ -65,9 +65,10 @@ export function createDomainServices(deps: ServiceDeps, options: ServiceOptions 
   const webhooks = new WebhookService(deps, options.webhooks);
   const sessions = new SessionService(deps, options.people);
   const people = new PeopleService(deps, sessions);
+  const agents = new AgentService(deps);
   return {
     activities: new ActivityService(deps),
-    agents: new AgentService(deps),
+    agents,
     apiKeys,
     boards: new BoardService(deps),
     lanes: new LaneService(deps),
@@ -86,7 +87,7 @@ export function createDomainServices(deps: ServiceDeps, options: ServiceOptions 
     sessions,
     people,
     sso: new SsoService(deps, sessions, people, options.sso ?? { allowedDomains: [] }),
-    keyConsole: new KeyConsole(deps, apiKeys, people),
+    keyConsole: new KeyConsole(deps, apiKeys, people, agents),
     webhookConsole: new WebhookConsole(deps, webhooks),
   };
 }

@@ -11,6 +11,7 @@ import type { ApiKeyRow } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
 import { isoNow } from '../../lib/time.js';
 import type { Actor, Permission } from '../actor.js';
+import type { AgentService } from '../agents/agent-service.js';
 import { type ApiKeyService, type BoardGrant, keyOwnerScope } from '../api-keys/api-key-service.js';
 import { notFound } from '../errors.js';
 import type { ServiceDeps } from '../services.js';
@@ -49,6 +50,7 @@ export class KeyConsole {
     private readonly deps: ServiceDeps,
     private readonly apiKeys: ApiKeyService,
     private readonly people: PeopleService,
+    private readonly agents: AgentService,
   ) {}
 
   async list(actor: Actor): Promise<KeyListItem[]> {
@@ -76,6 +78,25 @@ export class KeyConsole {
   ): Promise<KeyListItem & { key: string }> {
     const created = await this.apiKeys.createKey(actor, input);
     return { ...(await this.get(actor, created.id)), key: created.key };
+  }
+
+  /** Settings › Agents: the agent's active keys as the key list shows them; 404 for an unknown agent. */
+  async listForAgent(actor: Actor, agentId: string): Promise<KeyListItem[]> {
+    const ids = await this.agents.keyIdsOf(actor, agentId);
+    return (await this.list(actor)).filter((key) => ids.has(key.id));
+  }
+
+  /**
+   * A key that acts as the agent named in the path: 404 for an unknown agent (the addressed resource),
+   * where `createKey`'s `agentId` in a body answers 400; 400 for a deactivated one.
+   */
+  async createForAgent(
+    actor: Actor,
+    agentId: string,
+    input: { name: string; allBoards: boolean; grants: BoardGrant[] },
+  ): Promise<KeyListItem & { key: string }> {
+    await this.agents.getAgent(actor, agentId);
+    return this.create(actor, { ...input, agentId });
   }
 
   async setAccess(

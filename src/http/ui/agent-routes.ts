@@ -74,21 +74,15 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/agents/:id/keys',
     { schema: { params: IdParams, response: { 200: Data(Type.Array(ApiKey)) } } },
-    async (request) => {
-      const actor = actorOfUi(request);
-      const ids = await agents.keyIdsOf(actor, request.params.id);
-      return { data: (await keyConsole.list(actor)).filter((key) => ids.has(key.id)) };
-    },
+    async (request) => ({ data: await keyConsole.listForAgent(actorOfUi(request), request.params.id) }),
   );
 
   app.post(
     '/agents/:id/keys',
     { schema: { params: IdParams, body: KeyBody, response: { 201: Data(CreatedApiKey) } } },
-    async (request, reply) => {
-      const actor = actorOfUi(request);
-      await agents.getAgent(actor, request.params.id); // an unknown agent is 404, a deactivated one 400
-      const created = await keyConsole.create(actor, { ...request.body, agentId: request.params.id });
-      return reply.status(201).send({ data: created });
-    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send({ data: await keyConsole.createForAgent(actorOfUi(request), request.params.id, request.body) }),
   );
 };
