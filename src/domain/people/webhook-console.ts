@@ -110,6 +110,30 @@ export class WebhookConsole {
     );
   }
 
+  /** Creates the webhook (WebhookService's rules) and answers it as the list shows it, with its secret. */
+  async create(
+    actor: Actor,
+    input: { url: string; events: string[]; apiKeyId: string },
+  ): Promise<ConsoleWebhook & { secret: string }> {
+    const created = await this.webhooks.createWebhook(actor, input);
+    return { ...(await this.shown(actor, created.id)), secret: created.secret };
+  }
+
+  /** Changes the webhook (WebhookService's rules) and answers it as the list shows it. */
+  async update(
+    actor: Actor,
+    id: string,
+    input: { url?: string; events?: string[]; active?: boolean },
+  ): Promise<ConsoleWebhook> {
+    await this.webhooks.updateWebhook(actor, id, input);
+    return this.shown(actor, id);
+  }
+
+  private async shown(actor: Actor, id: string): Promise<ConsoleWebhook> {
+    const { deliveries: _deliveries, ...webhook } = await this.get(actor, id, undefined);
+    return webhook;
+  }
+
   async get(
     actor: Actor,
     id: string,

@@ -117,13 +117,8 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{
         response: { 201: Data(CreatedConsoleWebhook) },
       },
     },
-    async (request, reply) => {
-      const actor = actorOfUi(request);
-      const created = await webhooks.createWebhook(actor, request.body);
-      const listed = await webhookConsole.get(actor, created.id, undefined);
-      const { deliveries: _none, ...webhook } = listed;
-      return reply.status(201).send({ data: { ...webhook, secret: created.secret } });
-    },
+    async (request, reply) =>
+      reply.status(201).send({ data: await webhookConsole.create(actorOfUi(request), request.body) }),
   );
 
   app.get(
@@ -156,12 +151,9 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: Data(ConsoleWebhook) },
       },
     },
-    async (request) => {
-      const actor = actorOfUi(request);
-      await webhooks.updateWebhook(actor, request.params.id, request.body);
-      const { deliveries: _d, ...webhook } = await webhookConsole.get(actor, request.params.id, undefined);
-      return { data: webhook };
-    },
+    async (request) => ({
+      data: await webhookConsole.update(actorOfUi(request), request.params.id, request.body),
+    }),
   );
 
   const queued = { 202: Data(QueuedDelivery) };
