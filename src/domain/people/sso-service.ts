@@ -88,17 +88,22 @@ export class SsoService {
     const invite = inviteToken === null ? null : await this.usableInvite(inviteToken);
     return inTransaction(this.deps.database, async (tx) => {
       const now = isoNow(this.deps.clock);
-      const linked = await findUserByIdentity(tx.db, identity.issuer, identity.subject);
-      if (linked !== undefined) {
-        requireActive(linked);
+      const signInAs = async (user: UserRow): Promise<SignedIn> => {
+        requireActive(user);
         await touchIdentity(tx.db, identity.issuer, identity.subject, now);
-        return { user: toUser(linked), sessionId: await this.sessions.startSession(tx.db, linked.id) };
-      }
+        return { user: toUser(user), sessionId: await this.sessions.startSession(tx.db, user.id) };
+      };
+      const linked = await findUserByIdentity(tx.db, identity.issuer, identity.subject);
+      if (linked !== undefined) return signInAs(linked);
       const email = verifiedEmail(identity);
       let person = await findUserByEmailKey(tx.db, emailKey(email));
       if (person !== undefined) {
         requireActive(person);
-        if (await findIdentityOfUser(tx.db, person.id, identity.issuer)) {
+        const existing = await findIdentityOfUser(tx.db, person.id, identity.issuer);
+        // This very identity, linked by a sign-in of it that committed since the read above (on
+        // PostgreSQL each statement sees the latest commits): sign in through it.
+        if (existing?.subject === identity.subject) return signInAs(person);
+        if (existing) {
           throw new SsoRefusal(
             'linked_elsewhere',
             `${person.email} already signs in with another account of this identity provider.`,
