@@ -54,12 +54,7 @@ export class KeyConsole {
   ) {}
 
   async list(actor: Actor): Promise<KeyListItem[]> {
-    const scope = keyOwnerScope(actor);
-    const db = this.deps.database.kysely;
-    const rows = (await listApiKeys(db)).filter(
-      (row) => row.revoked_at === null && (scope === null || row.owner_user_id === scope),
-    );
-    return this.describe(rows);
+    return this.describe(await this.visibleKeys(actor));
   }
 
   async get(actor: Actor, id: string): Promise<KeyListItem> {
@@ -83,7 +78,8 @@ export class KeyConsole {
   /** Settings › Agents: the agent's active keys as the key list shows them; 404 for an unknown agent. */
   async listForAgent(actor: Actor, agentId: string): Promise<KeyListItem[]> {
     const ids = await this.agents.keyIdsOf(actor, agentId);
-    return (await this.list(actor)).filter((key) => ids.has(key.id));
+    // Only the agent's keys are described (grants, owners, reveals, webhooks), not the whole list.
+    return this.describe((await this.visibleKeys(actor)).filter((row) => ids.has(row.id)));
   }
 
   /**
@@ -130,6 +126,14 @@ export class KeyConsole {
     await this.get(actor, id);
     const revoked = await this.apiKeys.revokeApiKey(actor, id);
     return { id, revokedAt: revoked.revokedAt as string, webhooksRemoved: revoked.webhooksRemoved };
+  }
+
+  /** The active keys the actor sees: all of them, or a member's own. */
+  private async visibleKeys(actor: Actor): Promise<ApiKeyRow[]> {
+    const scope = keyOwnerScope(actor);
+    return (await listApiKeys(this.deps.database.kysely)).filter(
+      (row) => row.revoked_at === null && (scope === null || row.owner_user_id === scope),
+    );
   }
 
   private async describe(rows: ApiKeyRow[]): Promise<KeyListItem[]> {
