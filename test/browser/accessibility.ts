@@ -4,18 +4,10 @@ import { expect } from 'vitest';
 
 /**
  * Runs axe on the page as it is: fails on any serious or critical violation and prints the others,
- * naming each with its first elements.
+ * naming each with its first elements. Pages come from support's newContext, which prefers reduced
+ * motion: toasts then never fade, so axe cannot meet one half-transparent.
  */
 export async function expectAccessible(page: Page, what: string): Promise<void> {
-  // A toast fading in or out is checked at its final colours, not mid-animation (axe blends opacity).
-  await page.waitForFunction(() => {
-    const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): unknown[] } }).document;
-    const style = globalThis as unknown as { getComputedStyle(e: unknown): { opacity: string } };
-    return [...doc.querySelectorAll('[data-sonner-toast]')].every((toast) => {
-      const opacity = style.getComputedStyle(toast).opacity;
-      return opacity === '1' || opacity === '0';
-    });
-  });
   await page.evaluate(axe.source);
   const result = await page.evaluate(async () => {
     // Runs in the page (the root tsconfig has no DOM types): axe.run's context is the whole document.
