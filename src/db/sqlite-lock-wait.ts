@@ -66,8 +66,9 @@ export class LockReleases {
     if (waited.async) {
       // A pending waitAsync does not keep Node's event loop alive: a process with nothing else pending
       // (a CLI command; a server has its socket) would end mid-wait with its work undone. This timer
-      // keeps it running until the wait is over.
-      const keepAlive = setTimeout(() => {}, RELEASE_WAIT_MS + 1);
+      // keeps it running until the wait is over: not RELEASE_WAIT_MS, since the wait's own timeout may
+      // settle later than a timer of that length (seen on Node 26 under load).
+      const keepAlive = setTimeout(() => {}, SQLITE_BUSY_TIMEOUT_MS);
       try {
         await waited.value;
       } finally {
